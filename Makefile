@@ -1,0 +1,45 @@
+# PyTorch Release Atlas: every task a person or CI runs.
+# `make serve` and `make test` set up everything they need on a fresh machine.
+
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+SITE_PREFIX := pytorch-release-atlas
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve build test lint bench browser clean
+
+serve: $(VENV)/.installed  ## Set up and preview the site with live reload on http://127.0.0.1:8000/$(SITE_PREFIX)/
+	$(PYTHON) -m mkdocs serve --dev-addr 127.0.0.1:8000
+
+build: $(VENV)/.installed  ## Build the site with --strict into site/
+	$(PYTHON) -m mkdocs build --strict --clean
+
+test: $(VENV)/.installed-test browser  ## Set up and run every test: lint, unit, build, bad data, browser
+	$(PYTHON) -m ruff check macros tests bench
+	$(PYTHON) -m ruff format --check macros tests bench
+	$(PYTHON) -m pytest
+
+lint: $(VENV)/.installed-test
+	$(PYTHON) -m ruff check macros tests bench
+	$(PYTHON) -m ruff format --check macros tests bench
+
+bench: $(VENV)/.installed-test  ## Run the build and page-weight benchmarks; writes bench/RESULTS.md
+	$(PYTHON) bench/run.py
+
+browser:  ## Debian's Chromium for the browser tests (installed once, needs root or sudo)
+	@test -x /usr/bin/chromium || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PYTHON) || python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-test: requirements.txt requirements-test.txt $(VENV)/.installed
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	touch $@
+
+clean:
+	rm -rf site .pytest_cache

@@ -1,0 +1,106 @@
+/* PyTorch Release Atlas: feature-matrix filters and upgrade-path selection, kept in the URL. */
+(function () {
+  "use strict";
+
+  function readParams(names) {
+    const params = new URLSearchParams(window.location.search);
+    const values = {};
+    names.forEach(function (name) { values[name] = params.get(name) || ""; });
+    return values;
+  }
+
+  function writeParams(values) {
+    const params = new URLSearchParams(window.location.search);
+    Object.keys(values).forEach(function (name) {
+      if (values[name]) { params.set(name, values[name]); } else { params.delete(name); }
+    });
+    const query = params.toString();
+    window.history.replaceState(window.history.state, "", window.location.pathname + (query ? "?" + query : "") + window.location.hash);
+  }
+
+  function setupMatrix() {
+    const form = document.getElementById("matrix-filters");
+    const table = document.getElementById("feature-matrix");
+    if (!form || !table) { return; }
+    const names = ["topic", "stage", "component"];
+    const rows = Array.from(table.tBodies[0].rows);
+
+    function apply() {
+      const chosen = {};
+      names.forEach(function (name) { chosen[name] = form.elements[name].value; });
+      let shown = 0;
+      rows.forEach(function (row) {
+        const visible =
+          (!chosen.topic || row.dataset.topics.split(" ").includes(chosen.topic)) &&
+          (!chosen.stage || row.dataset.stages.split(" ").includes(chosen.stage)) &&
+          (!chosen.component || row.dataset.component === chosen.component);
+        row.hidden = !visible;
+        if (visible) { shown += 1; }
+      });
+      form.elements.count.value = shown + " of " + rows.length + " features";
+      writeParams(chosen);
+    }
+
+    const initial = readParams(names);
+    names.forEach(function (name) {
+      const select = form.elements[name];
+      if (Array.from(select.options).some(function (o) { return o.value === initial[name]; })) {
+        select.value = initial[name];
+      }
+      select.addEventListener("change", apply);
+    });
+    form.hidden = false;
+    apply();
+  }
+
+  function setupUpgrade() {
+    const form = document.getElementById("upgrade-form");
+    if (!form) { return; }
+    const steps = Array.from(document.querySelectorAll(".atlas-step"));
+    const order = {};
+    steps.forEach(function (step) { order[step.dataset.version] = Number(step.dataset.order); });
+
+    function apply() {
+      const from = form.elements.from.value;
+      const to = form.elements.to.value;
+      const valid = order[from] < order[to];
+      let changes = 0;
+      steps.forEach(function (step) {
+        const position = Number(step.dataset.order);
+        const inside = valid && position > order[from] && position <= order[to];
+        step.hidden = !inside;
+        if (inside) { changes += step.querySelectorAll("li a").length; }
+      });
+      form.elements.summary.value = valid
+        ? changes + " items from " + from + " to " + to
+        : "Choose a target release newer than " + from + ".";
+      writeParams({ from: from, to: to });
+    }
+
+    const initial = readParams(["from", "to"]);
+    ["from", "to"].forEach(function (name) {
+      const select = form.elements[name];
+      if (initial[name] && initial[name] in order) {
+        if (!Array.from(select.options).some(function (o) { return o.value === initial[name]; })) {
+          select.add(new Option(initial[name], initial[name]));
+        }
+        select.value = initial[name];
+      }
+      select.addEventListener("change", apply);
+    });
+    form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
+    apply();
+  }
+
+  function setup() {
+    setupMatrix();
+    setupUpgrade();
+  }
+
+  // Material's instant navigation swaps pages without a reload; document$ emits on each page.
+  if (typeof document$ !== "undefined") {
+    document$.subscribe(setup);
+  } else {
+    document.addEventListener("DOMContentLoaded", setup);
+  }
+})();

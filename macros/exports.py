@@ -1,0 +1,141 @@
+"""Machine-readable outputs: the JSON export, the published schemas and the Atom feed."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from .indexes import Lifecycle
+from .model import Atlas, Change, Feature, Release, Sourced
+from .schema import SCHEMA_DIR
+
+SITE_NAME = "PyTorch Release Atlas"
+ATOM_NS = "http://www.w3.org/2005/Atom"
+
+
+def release_url(site_url: str, version: str, anchor: str = "") -> str:
+    """Absolute URL of a release page, or of an anchor on it."""
+    return f"{site_url}releases/{version}/" + (f"#{anchor}" if anchor else "")
+
+
+def _fact(fact: Sourced | None, key: str) -> dict | None:
+    """A sourced fact as JSON."""
+    if fact is None:
+        return None
+    value = {key: fact.value, "source": fact.source}
+    if key == "count":
+        value["more_than"] = fact.more_than
+    return value
+
+
+def _feature(feature: Feature, release: Release, site_url: str) -> dict:
+    """One feature as JSON."""
+    return {
+        "id": feature.id,
+        "title": feature.title,
+        "stability": feature.stability,
+        "component": feature.component,
+        "topics": list(feature.topics),
+        "summary": feature.summary,
+        "details": feature.details or None,
+        "example": feature.example.code if feature.example else None,
+        "aliases": list(feature.aliases),
+        "sources": list(feature.sources),
+        "url": release_url(site_url, release.version, feature.id),
+    }
+
+
+def _change(change: Change, release: Release, site_url: str) -> dict:
+    """One change as JSON."""
+    return {
+        "id": change.id,
+        "kind": change.kind,
+        "title": change.title,
+        "component": change.component,
+        "topics": list(change.topics),
+        "summary": change.summary,
+        "before": change.before or None,
+        "after": change.after or None,
+        "sources": list(change.sources),
+        "url": release_url(site_url, release.version, change.id),
+    }
+
+
+def _release(release: Release, site_url: str) -> dict:
+    """One release as JSON."""
+    return {
+        "version": release.version,
+        "title": release.title or None,
+        "summary": release.summary,
+        "url": release_url(site_url, release.version),
+        "released": _fact(release.released, "date"),
+        "commits": _fact(release.commits, "count"),
+        "contributors": _fact(release.contributors, "count"),
+        "platforms": {
+            "python": _fact(release.python, "versions"),
+            "cuda": _fact(release.cuda, "versions"),
+            "macos": _fact(release.macos, "minimum"),
+        },
+        "highlights": list(release.highlights),
+        "features": [_feature(f, release, site_url) for f in release.features],
+        "changes": [_change(c, release, site_url) for c in release.changes],
+        "sources": [{"url": s.url, "title": s.title} for s in release.sources],
+    }
+
+
+def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: str) -> str:
+    """The whole dataset as JSON: releases oldest first, topics, and each feature's lifecycle."""
+    document = {
+        "name": SITE_NAME,
+        "site": site_url,
+        "schema": f"{site_url}api/release.schema.json",
+        "releases": [_release(r, site_url) for r in atlas.releases],
+        "topics": [{"id": t.id, "title": t.title, "intro": t.intro, "url": f"{site_url}topics/{t.id}/"} for t in atlas.topics],
+        "lifecycles": [
+            {
+                "id": lc.id,
+                "title": lc.title,
+                "component": lc.component,
+                "topics": list(lc.topics),
+                "url": f"{site_url}features/{lc.id}/",
+                "stages": [{"version": s.version, "stage": s.stage, "url": release_url(site_url, s.version, lc.id)} for s in lc.stages],
+            }
+            for lc in lifecycles.values()
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def schema_files() -> dict[str, str]:
+    """The data files' JSON Schemas, published under api/."""
+    return {f"api/{path.name}": path.read_text(encoding="utf-8") for path in sorted(SCHEMA_DIR.glob("*.schema.json"))}
+
+
+def atom_feed(atlas: Atlas, *, site_url: str) -> str:
+    """An Atom 1.0 feed with one entry per release, newest first."""
+    ET.register_namespace("", ATOM_NS)
+
+    def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str) -> ET.Element:
+        element = ET.SubElement(parent, f"{{{ATOM_NS}}}{tag}", attributes)
+        element.text = text
+        return element
+
+    feed = ET.Element(f"{{{ATOM_NS}}}feed")
+    add(feed, "id", site_url)
+    add(feed, "title", f"{SITE_NAME}: releases")
+    add(feed, "subtitle", "Each PyTorch release: what it shipped, at which stability, and what it broke.")
+    add(feed, "link", href=f"{site_url}feed.xml", rel="self", type="application/atom+xml")
+    add(feed, "link", href=site_url, rel="alternate", type="text/html")
+    newest = atlas.newest_first
+    add(feed, "updated", f"{newest[0].date.isoformat()}T00:00:00Z" if newest else "1970-01-01T00:00:00Z")
+    add(add(feed, "author"), "name", SITE_NAME)
+    for release in newest:
+        entry = add(feed, "entry")
+        add(entry, "id", release_url(site_url, release.version))
+        add(entry, "title", f"PyTorch {release.version}" + (f": {release.title}" if release.title else ""))
+        add(entry, "link", href=release_url(site_url, release.version), rel="alternate", type="text/html")
+        add(entry, "updated", f"{release.date.isoformat()}T00:00:00Z")
+        add(entry, "published", f"{release.date.isoformat()}T00:00:00Z")
+        add(entry, "summary", release.summary.strip(), type="text")
+    ET.indent(feed)
+    return ET.tostring(feed, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,124 @@
+"""Turn the model into the site's generated pages and files: a plain function of the data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from . import exports, indexes
+from .markup import fenced, inline, plain
+from .model import CHANGE_KINDS, STABILITY_ORDER, Atlas
+
+TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedSite:
+    """Markdown pages and other files keyed by their path under docs/, plus the navigation."""
+
+    pages: dict[str, str]
+    files: dict[str, str]
+    nav: list
+
+
+def stage_class(stage: str) -> str:
+    """CSS modifier of a stage badge."""
+    return stage.lower()
+
+
+def badge(stage: str) -> str:
+    """A stage label that carries its meaning in text, not only in colour."""
+    return f'<span class="atlas-stage atlas-stage--{stage_class(stage)}">{stage}</span>'
+
+
+def make_environment() -> Environment:
+    """The Jinja environment that renders Markdown templates (no HTML autoescaping: the output is Markdown)."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATE_DIR),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(inline=inline, plain=plain, fenced=fenced, badge=badge, indent_block=_indent_block)
+    env.globals.update(STABILITY_ORDER=STABILITY_ORDER, CHANGE_KINDS=CHANGE_KINDS)
+    return env
+
+
+def _indent_block(text: str, width: int = 4) -> str:
+    """Indent every non-empty line, e.g. to nest a code block in a list item."""
+    pad = " " * width
+    return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
+
+
+def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
+    """Every generated page and file for this data, keyed by path relative to the docs directory."""
+    env = make_environment()
+    lifecycles = indexes.build_lifecycles(atlas)
+    moved = indexes.stage_changes(atlas, lifecycles)
+    sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
+    common = {"atlas": atlas, "lifecycles": lifecycles}
+
+    def render(template: str, **context: object) -> str:
+        return env.get_template(template).render(**common, **context)
+
+    pages = {"releases/index.md": render("releases_index.md.j2")}
+    for release in atlas.releases:
+        pages[f"releases/{release.version}.md"] = render(
+            "release.md.j2", release=release, sources=sources_by_release[release.version], moved=moved[release.version]
+        )
+    pages["topics/index.md"] = render("topics_index.md.j2", topic_sizes=topic_sizes(atlas, lifecycles))
+    for topic in atlas.topics:
+        pages[f"topics/{topic.id}.md"] = render(
+            "topic.md.j2",
+            topic=topic,
+            topic_lifecycles=indexes.topic_lifecycles(lifecycles, topic.id),
+            entries=indexes.topic_entries(atlas, topic.id),
+        )
+    pages["features/index.md"] = render("features_index.md.j2")
+    for lifecycle in lifecycles.values():
+        pages[f"features/{lifecycle.id}.md"] = render("feature.md.j2", lifecycle=lifecycle)
+    pages["matrix.md"] = render(
+        "matrix.md.j2",
+        stages=[s for s in indexes.STAGE_ORDER if s in {st.stage for lc in lifecycles.values() for st in lc.stages}],
+        components=sorted({lc.component for lc in lifecycles.values()}),
+    )
+    pages["upgrade.md"] = render("upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles))
+    pages["platforms.md"] = render(
+        "platforms.md.j2",
+        python_lookup=indexes.platform_lookup(atlas, "python"),
+        cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
+    )
+    files = {
+        "api/releases.json": exports.releases_json(atlas, lifecycles, site_url=site_url),
+        "feed.xml": exports.atom_feed(atlas, site_url=site_url),
+        **exports.schema_files(),
+    }
+    return GeneratedSite(pages=pages, files=files, nav=build_nav(atlas))
+
+
+def topic_sizes(atlas: Atlas, lifecycles: dict[str, indexes.Lifecycle]) -> dict[str, int]:
+    """Number of tracked features per topic."""
+    return {t.id: len(indexes.topic_lifecycles(lifecycles, t.id)) for t in atlas.topics}
+
+
+def build_nav(atlas: Atlas) -> list:
+    """The site navigation: releases in numeric version order, then the cross-release views."""
+    return [
+        {"Home": "index.md"},
+        {"Releases": ["releases/index.md", *({r.version: f"releases/{r.version}.md"} for r in atlas.releases)]},
+        {"Topics": ["topics/index.md", *({t.title: f"topics/{t.id}.md"} for t in atlas.topics)]},
+        {
+            "Across releases": [
+                {"Feature lifecycles": "features/index.md"},
+                {"Feature matrix": "matrix.md"},
+                {"Upgrade paths": "upgrade.md"},
+                {"Platforms": "platforms.md"},
+            ]
+        },
+        {"About": "about.md"},
+        {"Contributing": "contributing.md"},
+    ]

@@ -1,0 +1,62 @@
+"""MkDocs hook: load the data, add the generated pages and files, build the nav, watch the data."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `macros` package importable.
+    sys.path.insert(0, str(PROJECT_DIR))
+
+from macros.generate import GeneratedSite, generate_site  # noqa: E402
+from macros.loading import load_atlas  # noqa: E402
+from macros.yamlfile import DataErrors  # noqa: E402
+
+log = logging.getLogger("mkdocs.plugins.atlas")
+# The macros plugin reports its own setup at INFO level on every build; keep clean builds quiet.
+logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
+DATA_DIR = PROJECT_DIR / "data"
+_generated: GeneratedSite | None = None
+
+
+@event_priority(100)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """Load and validate the data (stopping the build on any mistake) and set the nav from it."""
+    global _generated
+    try:
+        atlas = load_atlas(DATA_DIR)
+    except DataErrors as errors:
+        raise PluginError(str(errors)) from None
+    _generated = generate_site(atlas, site_url=config.site_url or "/")
+    config.nav = _generated.nav
+    config.extra["atlas"] = atlas
+    return config
+
+
+@event_priority(100)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """Add every generated page and file to the build."""
+    for path, content in {**_generated.pages, **_generated.files}.items():
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveReloadServer:
+    """Keep serving the last good site when an edit breaks the data, and say what is wrong."""
+
+    def build_or_report(*args, **kwargs) -> None:
+        try:
+            builder(*args, **kwargs)
+        except Exception:  # the build has already logged the data errors
+            log.error("The last good site is still being served; fix the data and save to rebuild.")
+
+    server.builder = build_or_report
+    return server

@@ -1,0 +1,147 @@
+"""Cross-release views computed from the model: lifecycles, topic indexes, upgrade paths, platforms."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from dataclasses import dataclass
+
+from packaging.version import Version
+
+from .model import STABILITY_ORDER, Atlas, Change, Feature, Release
+
+END_STAGES = {"deprecation": "Deprecated", "removal": "Removed"}
+STAGE_ORDER = (*STABILITY_ORDER, *END_STAGES.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """Where a feature stood in one release."""
+
+    version: str
+    stage: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lifecycle:
+    """One feature followed across every release that mentions it (oldest first)."""
+
+    id: str
+    title: str
+    component: str
+    topics: tuple[str, ...]
+    stages: tuple[Stage, ...]
+
+    @property
+    def latest(self) -> Stage:
+        """The most recent stage."""
+        return self.stages[-1]
+
+    def stage_in(self, version: str) -> str | None:
+        """The stage in one release, or None if that release does not mention the feature."""
+        return next((s.stage for s in self.stages if s.version == version), None)
+
+
+@dataclass(frozen=True, slots=True)
+class StageChange:
+    """A feature whose stage in a release differs from its previous appearance."""
+
+    version: str
+    feature_id: str
+    title: str
+    before: str
+    after: str
+    since: str
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeStep:
+    """What one release changes for someone upgrading through it."""
+
+    release: Release
+    changes: tuple[Change, ...]
+    stage_changes: tuple[StageChange, ...]
+
+
+def build_lifecycles(atlas: Atlas) -> dict[str, Lifecycle]:
+    """Every feature id's lifecycle, keyed by id, in order of first appearance."""
+    entries: dict[str, list[tuple[Release, Feature | Change]]] = defaultdict(list)
+    for release in atlas.releases:
+        for feature in release.features:
+            entries[feature.id].append((release, feature))
+    for release in atlas.releases:
+        for change in release.changes:
+            if change.kind in END_STAGES and change.id in entries:
+                entries[change.id].append((release, change))
+    lifecycles = {}
+    for feature_id, appearances in entries.items():
+        appearances.sort(key=lambda pair: pair[0].key)
+        features = [item for _, item in appearances if isinstance(item, Feature)]
+        latest = features[-1]
+        lifecycles[feature_id] = Lifecycle(
+            id=feature_id,
+            title=latest.title,
+            component=latest.component,
+            topics=tuple(dict.fromkeys(topic for item in features for topic in item.topics)),
+            stages=tuple(Stage(release.version, _stage_of(item)) for release, item in appearances),
+        )
+    return lifecycles
+
+
+def _stage_of(item: Feature | Change) -> str:
+    """The stage a feature or an ending change stands for."""
+    return item.stability if isinstance(item, Feature) else END_STAGES[item.kind]
+
+
+def stage_changes(atlas: Atlas, lifecycles: dict[str, Lifecycle]) -> dict[str, tuple[StageChange, ...]]:
+    """For each release, the features whose stage differs from their previous appearance."""
+    found: dict[str, list[StageChange]] = {release.version: [] for release in atlas.releases}
+    for lifecycle in lifecycles.values():
+        for previous, current in itertools.pairwise(lifecycle.stages):
+            if previous.stage != current.stage:
+                found[current.version].append(
+                    StageChange(current.version, lifecycle.id, lifecycle.title, previous.stage, current.stage, previous.version)
+                )
+    return {version: tuple(items) for version, items in found.items()}
+
+
+def upgrade_steps(atlas: Atlas, lifecycles: dict[str, Lifecycle]) -> tuple[UpgradeStep, ...]:
+    """Per release (oldest first), what upgrading through it changes."""
+    moved = stage_changes(atlas, lifecycles)
+    return tuple(UpgradeStep(release, release.changes, moved[release.version]) for release in atlas.releases)
+
+
+def upgrade_path(steps: tuple[UpgradeStep, ...], start: str, target: str) -> tuple[UpgradeStep, ...]:
+    """The steps from release `start` (exclusive) up to release `target` (inclusive)."""
+    low, high = Version(start), Version(target)
+    if low >= high:
+        raise ValueError(f"an upgrade goes from an older release to a newer one, not {start} -> {target}")
+    return tuple(step for step in steps if low < step.release.key <= high)
+
+
+def topic_lifecycles(lifecycles: dict[str, Lifecycle], topic_id: str) -> list[Lifecycle]:
+    """The lifecycles on one topic: latest release first, then by stage, then by title."""
+    chosen = [lc for lc in lifecycles.values() if topic_id in lc.topics]
+    by_stage = sorted(chosen, key=lambda lc: (STAGE_ORDER.index(lc.latest.stage), lc.title.lower()))
+    return sorted(by_stage, key=lambda lc: Version(lc.latest.version), reverse=True)
+
+
+def topic_entries(atlas: Atlas, topic_id: str) -> list[tuple[Release, list[Feature], list[Change]]]:
+    """Per release (newest first), the features and changes on one topic; releases with none are left out."""
+    grouped = []
+    for release in atlas.newest_first:
+        features = [f for f in release.features if topic_id in f.topics]
+        changes = [c for c in release.changes if topic_id in c.topics]
+        if features or changes:
+            grouped.append((release, features, changes))
+    return grouped
+
+
+def platform_lookup(atlas: Atlas, platform: str) -> dict[str, list[str]]:
+    """From each Python or CUDA version to the releases whose binaries support it (both sorted numerically)."""
+    table: dict[str, list[str]] = defaultdict(list)
+    for release in atlas.releases:
+        fact = getattr(release, platform)
+        for version in fact.value if fact else ():
+            table[version].append(release.version)
+    return {version: table[version] for version in sorted(table, key=Version)}

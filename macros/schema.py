@@ -1,0 +1,97 @@
+"""Check data against the published JSON Schema and explain each violation in plain words."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from .yamlfile import DataError, YamlDocument
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "data" / "schema"
+
+_PATTERN_MEANINGS = {
+    "version": 'a version string in quotes, such as "1.10"',
+    "date": "a date written YYYY-MM-DD",
+    "url": "an http:// or https:// URL",
+    "id": "a kebab-case id: lowercase letters and digits joined by single hyphens, such as cuda-graphs",
+    "line": "a single line of text",
+}
+_JSON_TYPES = {"string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping", "array": "a list"}
+
+
+@cache
+def load_schema(name: str) -> dict:
+    """The JSON Schema with this file name, from data/schema/."""
+    return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(name))
+
+
+def schema_errors(document: YamlDocument, schema_name: str, display_name: str) -> list[DataError]:
+    """Every schema violation of a parsed file, one readable error each."""
+    schema = load_schema(schema_name)
+    errors = []
+    for violation in _validator(schema_name).iter_errors(document.data):
+        path = tuple(violation.absolute_path)
+        message, path = _explain(violation, path, schema)
+        errors.append(DataError(display_name, message, document.line_of(path), path))
+    return errors
+
+
+def _explain(violation: ValidationError, path: tuple, schema: dict) -> tuple[str, tuple]:
+    """A sentence saying what was found and what was expected, and the path it is about."""
+    kind, expected, found = violation.validator, violation.validator_value, violation.instance
+    if kind == "required":
+        missing = violation.message.split("'")[1]
+        return f"the required field '{missing}' is missing", path
+    if kind == "additionalProperties":
+        allowed = sorted(violation.schema.get("properties", {}))
+        unknown = sorted(set(found) - set(allowed))
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(str(name), allowed, n=1)
+            hints.append(f"'{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+        return f"unknown field {', '.join(hints)}; allowed fields: {', '.join(allowed)}", (*path, unknown[0])
+    if kind == "enum":
+        return f"expected one of {', '.join(map(str, expected))}; found {found!r}", path
+    if kind == "pattern":
+        meaning = next(
+            (text for name, text in _PATTERN_MEANINGS.items() if schema["$defs"].get(name, {}).get("pattern") == expected),
+            f"text matching {expected}",
+        )
+        return f"expected {meaning}; found {found!r}", path
+    if kind == "type":
+        wanted = _JSON_TYPES.get(expected, expected)
+        if expected == "string" and isinstance(found, float):
+            return f'expected text; found the number {found!r}. Put versions in quotes: "1.10" (unquoted, 1.10 reads as 1.1)', path
+        return f"expected {wanted}; found {_describe(found)}", path
+    if kind in ("minItems", "minLength"):
+        return "must not be empty", path
+    if kind == "uniqueItems":
+        return f"lists the same entry twice: {found!r}", path
+    if kind == "minimum":
+        return f"expected a number of at least {expected}; found {found!r}", path
+    return violation.message, path
+
+
+def _describe(value: object) -> str:
+    """Name a YAML value's type for an error message."""
+    if value is None:
+        return "nothing (an empty value)"
+    if isinstance(value, bool):
+        return f"the boolean {value!r}"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"{value!r}"

@@ -1,0 +1,121 @@
+"""Read one YAML data file into plain Python data plus a map from field path to line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+FieldPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DataError:
+    """One mistake in one data file, located as precisely as the file allows."""
+
+    file: str
+    message: str
+    line: int | None = None
+    path: FieldPath = ()
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {format_path(self.path)}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class DataErrors(Exception):
+    """All the mistakes found in the data, reported together."""
+
+    def __init__(self, errors: list[DataError]) -> None:
+        self.errors = sorted(errors, key=lambda e: (e.file, e.line or 0, str(e.path)))
+        count = len(self.errors)
+        lines = "\n".join(f"  {error}" for error in self.errors)
+        super().__init__(f"{count} error{'s' if count != 1 else ''} in the release data:\n{lines}")
+
+
+def format_path(path: FieldPath) -> str:
+    """Render a field path as `features[3].title`."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    return text
+
+
+class _DataLoader(yaml.SafeLoader):
+    """SafeLoader that keeps dates as strings, so an impossible date is a data error, not a crash."""
+
+
+_DataLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(slots=True)
+class YamlDocument:
+    """Parsed content of a data file and the line of every field in it."""
+
+    data: object
+    lines: dict[FieldPath, int] = field(default_factory=dict)
+
+    def line_of(self, path: FieldPath) -> int | None:
+        """Line of the field at `path`, or of its nearest enclosing field."""
+        for end in range(len(path), -1, -1):
+            if path[:end] in self.lines:
+                return self.lines[path[:end]]
+        return None
+
+
+def read_yaml(path: Path, display_name: str) -> tuple[YamlDocument | None, list[DataError]]:
+    """Parse a YAML file; on failure return the errors that explain why."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, [DataError(display_name, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line)]
+    if not text.strip():
+        return None, [DataError(display_name, "the file is empty; expected a YAML mapping of fields")]
+    loader = _DataLoader(text)
+    try:
+        node = loader.get_single_node()
+        document = YamlDocument(loader.construct_document(node))
+    except yaml.MarkedYAMLError as exc:
+        return None, [_syntax_error(display_name, exc)]
+    finally:
+        loader.dispose()
+    errors: list[DataError] = []
+    _index_lines(node, (), document.lines, errors, display_name)
+    return document, errors
+
+
+def _syntax_error(display_name: str, exc: yaml.MarkedYAMLError) -> DataError:
+    """Turn a YAML parser exception into a readable error."""
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark else None
+    problem = exc.problem or "invalid YAML"
+    if "'\\t'" in problem or "\t" in problem:
+        return DataError(display_name, "a tab character is used for indentation; YAML needs spaces", line)
+    context = f" {exc.context}" if exc.context else ""
+    return DataError(display_name, f"YAML syntax error: {problem}{context}", line)
+
+
+def _index_lines(node: yaml.Node, path: FieldPath, lines: dict[FieldPath, int], errors: list[DataError], display_name: str) -> None:
+    """Record the line of every mapping key and list item; report duplicate keys."""
+    lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: set[object] = set()
+        for key_node, value_node in node.value:
+            key = key_node.value
+            child = (*path, key)
+            if key in seen:
+                errors.append(
+                    DataError(display_name, f"the key '{key}' appears twice in the same mapping", key_node.start_mark.line + 1, child)
+                )
+            seen.add(key)
+            lines[child] = key_node.start_mark.line + 1
+            _index_lines(value_node, child, lines, errors, display_name)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _index_lines(item, (*path, index), lines, errors, display_name)
