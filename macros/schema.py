@@ -38,20 +38,36 @@ def _validator(name: str) -> Draft202012Validator:
 def schema_errors(document: YamlDocument, schema_name: str, display_name: str) -> list[DataError]:
     """Every schema violation of a parsed file, one readable error each."""
     schema = load_schema(schema_name)
+    violations = list(_validator(schema_name).iter_errors(document.data))
+    misspelt = {(tuple(v.absolute_path), _suggestion(v)) for v in violations if v.validator == "additionalProperties"}
     errors = []
-    for violation in _validator(schema_name).iter_errors(document.data):
+    for violation in violations:
         path = tuple(violation.absolute_path)
+        if violation.validator == "required" and (path, _missing_field(violation)) in misspelt:
+            continue  # the "did you mean" of the misspelt field already says it
         message, path = _explain(violation, path, schema)
         errors.append(DataError(display_name, message, document.line_of(path), path))
     return errors
+
+
+def _missing_field(violation: ValidationError) -> str:
+    """The field a `required` violation names."""
+    return violation.message.split("'")[1]
+
+
+def _suggestion(violation: ValidationError) -> str | None:
+    """The allowed field closest to the first unknown one of an `additionalProperties` violation."""
+    allowed = sorted(violation.schema.get("properties", {}))
+    unknown = sorted(set(violation.instance) - set(allowed))
+    close = difflib.get_close_matches(str(unknown[0]), allowed, n=1) if unknown else []
+    return close[0] if close else None
 
 
 def _explain(violation: ValidationError, path: tuple, schema: dict) -> tuple[str, tuple]:
     """A sentence saying what was found and what was expected, and the path it is about."""
     kind, expected, found = violation.validator, violation.validator_value, violation.instance
     if kind == "required":
-        missing = violation.message.split("'")[1]
-        return f"the required field '{missing}' is missing", path
+        return f"the required field '{_missing_field(violation)}' is missing", path
     if kind == "additionalProperties":
         allowed = sorted(violation.schema.get("properties", {}))
         unknown = sorted(set(found) - set(allowed))

@@ -1,0 +1,187 @@
+"""Malformed data a contributor could write, each with the one error it must produce.
+
+Every case starts from the mini fixture data set (tests/fixtures/mini) copied to `data/`, then
+rewrites one file. `expect` is the start of the single error line the build must print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Case:
+    """One malformed data set and the error it must produce."""
+
+    name: str
+    expect: str
+    writes: dict[str, bytes] = field(default_factory=dict)
+    edits: tuple[tuple[str, str, str], ...] = ()
+    removes: tuple[str, ...] = ()
+
+    def apply(self, data_dir: Path) -> None:
+        """Turn a copy of the mini data set into this malformed one."""
+        for target, old, new in self.edits:
+            path = data_dir / target
+            text = path.read_text(encoding="utf-8")
+            assert old in text, f"{self.name}: {old!r} not in {target}"
+            path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        for target, content in self.writes.items():
+            (data_dir / target).write_bytes(content)
+        for target in self.removes:
+            (data_dir / target).unlink()
+
+
+R21 = "releases/2.1.yaml"
+
+CASES = [
+    Case(
+        "yaml-syntax-error",
+        "data/releases/2.1.yaml:13: YAML syntax error",
+        edits=((R21, "    topics: [cuda]\n    summary: Alpha reaches beta.", "    topics: [cuda\n    summary: Alpha reaches beta."),),
+    ),
+    Case(
+        "tab-indentation",
+        "data/releases/2.1.yaml:11: a tab character is used for indentation; YAML needs spaces",
+        edits=((R21, "    stability: Beta\n", "\tstability: Beta\n"),),
+    ),
+    Case(
+        "wrong-type",
+        "data/releases/2.1.yaml:2: summary: expected text; found a list",
+        edits=((R21, "summary: The second fixture release.", "summary: [a, b]"),),
+    ),
+    Case(
+        "missing-required-field",
+        "data/releases/2.1.yaml:9: features[0]: the required field 'summary' is missing",
+        edits=((R21, "    summary: Alpha reaches beta.\n", ""),),
+    ),
+    Case(
+        "unknown-field-typo",
+        "data/releases/2.1.yaml:11: features[0].stabilty: unknown field 'stabilty' (did you mean 'stability'?)",
+        edits=((R21, "    stability: Beta\n    topics: [cuda]", "    stabilty: Beta\n    topics: [cuda]"),),
+    ),
+    Case(
+        "unknown-stability",
+        "data/releases/2.1.yaml:11: features[0].stability: expected one of Stable, Beta, Prototype, Experimental, Unlabeled; found 'Stabel'",
+        edits=((R21, "    stability: Beta\n    topics: [cuda]", "    stability: Stabel\n    topics: [cuda]"),),
+    ),
+    Case(
+        "unknown-topic",
+        "data/releases/2.1.yaml:12: features[0].topics[0]: unknown topic 'cuda11'",
+        edits=((R21, "topics: [cuda]", "topics: [cuda11]"),),
+    ),
+    Case(
+        "duplicate-feature-id",
+        "data/releases/2.1.yaml:15: features[1].id: the id 'alpha' is used twice in this release (first at line 9)",
+        edits=((R21, "  - id: beta-thing", "  - id: alpha"),),
+    ),
+    Case(
+        "two-files-for-one-version",
+        "data/releases/2.1.yaml: version: version 2.1 is already defined by data/releases/2.1.0.yaml",
+        writes={
+            "releases/2.1.0.yaml": (Path(__file__).parent.parent / "fixtures/mini/releases/2.1.yaml")
+            .read_bytes()
+            .replace(b'"2.1"', b'"2.1.0"', 1)
+        },
+    ),
+    Case(
+        "unquoted-version",
+        "data/releases/2.10.yaml:1: version: expected text; found the number 2.1. Put versions in quotes",
+        edits=(("releases/2.10.yaml", 'version: "2.10"', "version: 2.10"),),
+    ),
+    Case(
+        "file-name-disagrees-with-version",
+        'data/releases/2.1.yaml:1: version: the file name says 2.1 but the version is "2.2"',
+        edits=((R21, 'version: "2.1"', 'version: "2.2"'),),
+    ),
+    Case(
+        "impossible-date",
+        "data/releases/2.1.yaml:3: released.date: 2030-02-30 is not a real calendar date",
+        edits=((R21, "2030-04-15", "2030-02-30"),),
+    ),
+    Case(
+        "date-in-wrong-form",
+        "data/releases/2.1.yaml:3: released.date: expected a date written YYYY-MM-DD; found '15/04/2030'",
+        edits=((R21, "2030-04-15", "'15/04/2030'"),),
+    ),
+    Case("empty-file", "data/releases/2.1.yaml: the file is empty", writes={R21: b"\n  \n"}),
+    Case("not-utf8", "data/releases/2.1.yaml:2: not valid UTF-8 (byte 0xe9)", writes={R21: b'version: "2.1"\nsummary: caf\xe9\n'}),
+    Case(
+        "id-not-kebab-case",
+        "data/releases/2.1.yaml:9: features[0].id: expected a kebab-case id",
+        edits=((R21, "  - id: alpha", "  - id: Alpha_One"),),
+    ),
+    Case(
+        "source-not-http",
+        "data/releases/2.1.yaml:14: features[0].sources[0]: expected an http:// or https:// URL; found 'ftp://example.org/2.1'",
+        edits=((R21, "    sources: [https://example.org/2.1]", "    sources: [ftp://example.org/2.1]"),),
+    ),
+    Case(
+        "duplicate-key",
+        "data/releases/2.1.yaml:3: summary: the key 'summary' appears twice in the same mapping",
+        edits=((R21, "summary: The second fixture release.\n", "summary: The second fixture release.\nsummary: Again.\n"),),
+    ),
+    Case(
+        "source-not-listed",
+        "data/releases/2.1.yaml:14: features[0].sources[0]: the source https://example.org/elsewhere is not listed",
+        edits=((R21, "    sources: [https://example.org/2.1]", "    sources: [https://example.org/elsewhere]"),),
+    ),
+    Case(
+        "highlight-of-missing-feature",
+        "data/releases/2.1.yaml:6: highlights[0]: 'omega' is not the id of a feature in this release",
+        edits=((R21, "sources:\n", "highlights: [omega]\nsources:\n"),),
+    ),
+    Case(
+        "reserved-id",
+        "data/releases/2.1.yaml:9: features[0].id: the id 'changes' is reserved",
+        edits=((R21, "  - id: alpha", "  - id: changes"),),
+    ),
+    Case(
+        "raw-html-in-text",
+        "data/releases/2.1.yaml:13: features[0].summary: raw HTML is not allowed",
+        edits=((R21, "summary: Alpha reaches beta.", "summary: Alpha <script>alert(1)</script>"),),
+    ),
+    Case(
+        "javascript-link",
+        "data/releases/2.1.yaml:13: features[0].summary: the link target 'javascript:alert(1",
+        edits=((R21, "summary: Alpha reaches beta.", "summary: '[see](javascript:alert(1))'"),),
+    ),
+    Case(
+        "count-not-positive",
+        "data/releases/2.1.yaml:4: commits.count: expected a number of at least 1; found 0",
+        edits=((R21, "python:", "commits: {count: 0, source: https://example.org/2.1}\npython:"),),
+    ),
+    Case(
+        "yml-extension",
+        "data/releases/2.1.yml: release files end in .yaml",
+        writes={"releases/2.1.yml": b'version: "2.1"\n'},
+        removes=(R21,),
+    ),
+    Case(
+        "unquoted-python-version",
+        "data/releases/2.1.yaml:4: python.versions[0]: expected text; found the number 3.1",
+        edits=((R21, 'versions: ["3.10", "3.11"]', 'versions: [3.10, "3.11"]'),),
+    ),
+    Case(
+        "unknown-change-kind",
+        "data/releases/2.1.yaml:23: changes[0].kind: expected one of breaking, deprecation, removal; found 'breaking-change'",
+        edits=((R21, "kind: breaking", "kind: breaking-change"),),
+    ),
+    Case(
+        "duplicate-topic",
+        "data/topics.yaml:8: topics[2]: the topic id 'cuda' is listed twice",
+        edits=(
+            (
+                "topics.yaml",
+                "    intro: Fourier things.\n",
+                "    intro: Fourier things.\n  - id: cuda\n    title: Again\n    intro: Twice.\n",
+            ),
+        ),
+    ),
+    Case(
+        "top-level-not-a-mapping",
+        "data/releases/2.1.yaml:1: expected a mapping; found a list",
+        writes={R21: b"- version: '2.1'\n"},
+    ),
+]

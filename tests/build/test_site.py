@@ -1,0 +1,192 @@
+"""The real site, built with --strict: every anchor, link, nav entry and export checked in the HTML."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import feedparser
+import pytest
+
+from macros.loading import load_atlas
+from tests.conftest import REAL_DATA
+from tests.support.html import parse
+from tests.support.site import PREFIX
+
+ATLAS = load_atlas(REAL_DATA)
+
+
+def _html_pages(site) -> list[Path]:
+    return sorted(site.files.rglob("*.html"))
+
+
+def _resolve(site, page: Path, href: str) -> tuple[Path, str] | None:
+    """The file and fragment an internal link points to, or None for an external one."""
+    page_url = site.base_url + str(page.relative_to(site.files)).removesuffix("index.html")
+    target = urlsplit(urljoin(page_url, href))
+    if target.netloc != urlsplit(site.base_url).netloc:
+        return None
+    assert target.path.startswith(PREFIX), f"{page}: {href} leaves the site prefix"
+    relative = target.path.removeprefix(PREFIX)
+    file = site.files / relative
+    if relative == "" or relative.endswith("/"):
+        file = file / "index.html"
+    return file, target.fragment
+
+
+def test_build_is_clean(built_site):
+    assert "WARNING" not in built_site.log
+    assert "Traceback" not in built_site.log
+    assert "MkDocs 2" not in built_site.log  # no end-of-life banner
+
+
+@pytest.mark.parametrize("release", ATLAS.releases, ids=lambda r: r.version)
+def test_every_feature_and_change_has_its_anchor_and_permalink(built_site, release):
+    page = parse(built_site.page(f"releases/{release.version}/"))
+    for item in (*release.features, *release.changes):
+        assert item.id in page.ids, f"{release.version}: #{item.id} missing"
+        assert f"#{item.id}" in page.links(), f"{release.version}: no permalink to #{item.id}"
+        for alias in item.aliases:
+            assert alias in page.ids
+
+
+@pytest.mark.parametrize("release", ATLAS.releases, ids=lambda r: r.version)
+def test_release_page_shows_labels_facts_and_sources(built_site, release):
+    html = built_site.page(f"releases/{release.version}/").read_text(encoding="utf-8")
+    page = parse(built_site.page(f"releases/{release.version}/"))
+    badges = page.with_class("atlas-stage")
+    assert len(badges) >= len(release.features)
+    for feature in release.features:
+        assert f'atlas-stage--{feature.stability.lower()}">{feature.stability}<' in html
+    assert release.date.strftime("%B %-d, %Y") in html
+    for source in release.sources:
+        assert source.url.replace("&", "&amp;") in html
+    if release.cuda:
+        assert ", ".join(release.cuda.value) in html
+
+
+def test_every_link_on_every_page_resolves(built_site):
+    """An independent crawl of the built HTML: no broken internal link or anchor anywhere."""
+    broken = []
+    cache = {}
+
+    def parsed_page(file):
+        if file not in cache:
+            cache[file] = parse(file)
+        return cache[file]
+
+    for page in _html_pages(built_site):
+        parsed = parsed_page(page)
+        for href in parsed.links() + parsed.links("link"):
+            if href.startswith(("mailto:", "javascript:")):
+                continue
+            resolved = _resolve(built_site, page, href)
+            if resolved is None:
+                continue
+            file, fragment = resolved
+            if not file.exists():
+                broken.append(f"{page.relative_to(built_site.files)} -> {href}")
+            elif fragment and file.suffix == ".html" and fragment not in parsed_page(file).ids:
+                broken.append(f"{page.relative_to(built_site.files)} -> {href} (no #{fragment})")
+    assert not broken, "\n".join(broken)
+
+
+@pytest.mark.parametrize("topic", ATLAS.topics, ids=lambda t: t.id)
+def test_topic_index_links_land_on_feature_anchors(built_site, topic):
+    page_path = built_site.page(f"topics/{topic.id}/")
+    page = parse(page_path)
+    expected = {(r.version, f.id) for r in ATLAS.releases for f in r.features if topic.id in f.topics}
+    found = set()
+    for href in page.links():
+        match = re.fullmatch(r"\.\./\.\./releases/([\d.]+)/#([a-z0-9-]+)", href)
+        if match:
+            file, fragment = _resolve(built_site, page_path, href)
+            assert fragment in parse(file).ids, href
+            found.add(match.groups())
+    assert expected <= found, expected - found
+
+
+def test_core_topics_have_their_pages(built_site):
+    for topic in ("cuda", "mps", "distributed", "fft"):
+        assert built_site.page(f"topics/{topic}/").exists()
+
+
+def test_nav_lists_releases_in_numeric_order(built_site):
+    page = parse(built_site.page(""))
+    release_links = [h for h in page.links() if re.fullmatch(r"releases/[\d.]+/", h)]
+    order = list(dict.fromkeys(release_links))
+    versions = [h.split("/")[1] for h in order]
+    assert versions[: len(ATLAS.releases)] == [r.version for r in ATLAS.releases]
+    assert versions.index("1.4") < versions.index("1.7") < versions.index("1.10") < versions.index("1.12")
+
+
+def test_json_export_matches_the_data(built_site):
+    data = json.loads((built_site.files / "api/releases.json").read_text(encoding="utf-8"))
+    assert [r["version"] for r in data["releases"]] == [r.version for r in ATLAS.releases]
+    for exported, release in zip(data["releases"], ATLAS.releases, strict=True):
+        assert [(f["id"], f["stability"], f["topics"], f["sources"]) for f in exported["features"]] == [
+            (f.id, f.stability, list(f.topics), list(f.sources)) for f in release.features
+        ]
+        assert [c["id"] for c in exported["changes"]] == [c.id for c in release.changes]
+        assert exported["released"]["date"] == release.date.isoformat()
+        for feature in exported["features"]:
+            file, fragment = _resolve(built_site, built_site.page(""), feature["url"])
+            assert fragment in parse(file).ids
+    schema = json.loads((built_site.files / "api/release.schema.json").read_text(encoding="utf-8"))
+    assert schema["title"].startswith("PyTorch Release Atlas")
+
+
+def test_atom_feed_is_valid_and_advertised(built_site):
+    feed = feedparser.parse((built_site.files / "feed.xml").read_bytes())
+    assert not feed.bozo and feed.version == "atom10"
+    assert [e.title.split(":")[0] for e in feed.entries] == [f"PyTorch {r.version}" for r in ATLAS.newest_first]
+    for page in _html_pages(built_site):
+        if page.name == "404.html":
+            continue
+        feeds = [e.attrs["href"] for e in parse(page).elements if e.tag == "link" and e.attrs.get("type") == "application/atom+xml"]
+        assert feeds, page
+        assert _resolve(built_site, page, feeds[0])[0] == built_site.files / "feed.xml"
+
+
+def test_no_third_party_requests_in_markup_or_styles(built_site):
+    """Nothing a page loads (scripts, styles, fonts, images) comes from another host."""
+    offenders = []
+    for page in _html_pages(built_site):
+        parsed = parse(page)
+        loaded = (
+            parsed.links("script", "src")
+            + parsed.links("img", "src")
+            + [
+                e.attrs["href"]
+                for e in parsed.elements
+                if e.tag == "link" and e.attrs.get("rel") in ("stylesheet", "preconnect", "preload", "icon")
+            ]
+        )
+        offenders += [f"{page.name}: {url}" for url in loaded if re.match(r"(https?:)?//", url) and not url.startswith(built_site.base_url)]
+    for css in built_site.files.rglob("*.css"):
+        offenders += [f"{css.name}: {u}" for u in re.findall(r"url\((['\"]?)(?:https?:)?//[^)]+\)", css.read_text(encoding="utf-8"))]
+    assert not offenders, offenders
+    assert "fonts.googleapis" not in built_site.page("").read_text(encoding="utf-8")
+
+
+def test_site_url_prefix_drives_sitemap_canonical_and_404(built_site):
+    sitemap = (built_site.files / "sitemap.xml").read_text(encoding="utf-8")
+    assert f"{built_site.base_url}releases/1.10/" in sitemap
+    canonical = [e.attrs["href"] for e in parse(built_site.page("releases/1.10/")).elements if e.attrs.get("rel") == "canonical"]
+    assert canonical == [f"{built_site.base_url}releases/1.10/"]
+    not_found = (built_site.files / "404.html").read_text(encoding="utf-8")
+    assert f'href="{PREFIX}assets/stylesheets/' in not_found
+
+
+def test_data_text_is_never_executed(built_site):
+    """No script, event handler or javascript: URL reaches a generated page."""
+    theme_scripts = len([e for e in parse(built_site.files / "404.html").elements if e.tag == "script" and "src" not in e.attrs])
+    for page in _html_pages(built_site):
+        parsed = parse(page)
+        for element in parsed.elements:
+            assert not any(name.startswith("on") for name in element.attrs), (page, element)
+            assert not element.attrs.get("href", "").lower().startswith("javascript:"), (page, element)
+        inline_scripts = [e for e in parsed.elements if e.tag == "script" and "src" not in e.attrs]
+        assert len(inline_scripts) == theme_scripts, page  # only the theme's own inline scripts

@@ -1,0 +1,83 @@
+"""Build the real site with the real MkDocs CLI and serve it on loopback under its production path prefix."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from ..conftest import PROJECT_DIR
+
+PRODUCTION_URL = "https://pytorch-release-atlas.github.io/pytorch-release-atlas/"
+PREFIX = urlsplit(PRODUCTION_URL).path  # "/pytorch-release-atlas/"
+
+
+@dataclass(frozen=True)
+class BuiltSite:
+    """A built site: its files, the URL it is served at, and what the build printed."""
+
+    root: Path  # the folder served as "/"
+    files: Path  # the site itself, at root + PREFIX
+    base_url: str
+    log: str
+
+    def page(self, url_path: str) -> Path:
+        """The HTML file behind a URL path relative to the site, e.g. "releases/1.10/"."""
+        path = self.files / url_path.split("#")[0]
+        return path / "index.html" if url_path.endswith("/") or not url_path else path
+
+
+def free_port() -> int:
+    """A TCP port that is free on loopback right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def build_site(destination: Path, site_url: str, *, project: Path = PROJECT_DIR) -> subprocess.CompletedProcess:
+    """Run `mkdocs build --strict` exactly as a person would, into `destination`."""
+    env = {**os.environ, "SITE_URL": site_url, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(destination)]
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600)
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files, with the site's own 404 page, and no request log on stderr."""
+
+    def send_error(self, code, message=None, explain=None):
+        not_found = Path(self.directory) / PREFIX.strip("/") / "404.html"
+        if code == 404 and not_found.exists():
+            body = not_found.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().send_error(code, message, explain)
+
+    def log_message(self, *args):
+        pass
+
+
+@contextmanager
+def serve(root: Path, port: int) -> Iterator[str]:
+    """Serve `root` on 127.0.0.1:`port`; yields the site's base URL (with the path prefix)."""
+    handler = functools.partial(_Handler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}{PREFIX}"
+    finally:
+        server.shutdown()
+        server.server_close()

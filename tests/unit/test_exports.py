@@ -1,0 +1,35 @@
+"""The JSON export and the Atom feed carry the data exactly."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import feedparser
+
+from macros import exports, indexes
+
+SITE = "https://atlas.example/prefix/"
+
+
+def test_json_export_matches_the_model(mini_atlas):
+    lifecycles = indexes.build_lifecycles(mini_atlas)
+    data = json.loads(exports.releases_json(mini_atlas, lifecycles, site_url=SITE))
+    assert [r["version"] for r in data["releases"]] == ["2.0", "2.1", "2.10"]
+    first = data["releases"][0]
+    assert first["released"] == {"date": "2030-01-15", "source": "https://example.org/2.0"}
+    assert first["platforms"]["cuda"] == {"versions": ["11.8"], "source": "https://example.org/2.0"}
+    assert [(f["id"], f["stability"]) for f in first["features"]] == [("alpha", "Prototype"), ("beta-thing", "Beta"), ("gamma", "Stable")]
+    assert first["features"][0]["url"] == SITE + "releases/2.0/#alpha"
+    alpha = next(lc for lc in data["lifecycles"] if lc["id"] == "alpha")
+    assert [(s["version"], s["stage"]) for s in alpha["stages"]] == [("2.0", "Prototype"), ("2.1", "Beta"), ("2.10", "Stable")]
+
+
+def test_atom_feed_is_valid_and_newest_first(mini_atlas):
+    xml = exports.atom_feed(mini_atlas, site_url=SITE)
+    ET.fromstring(xml.encode())
+    feed = feedparser.parse(xml)
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    assert [e.link for e in feed.entries] == [SITE + "releases/2.10/", SITE + "releases/2.1/", SITE + "releases/2.0/"]
+    assert feed.feed.updated == "2030-10-15T00:00:00Z"

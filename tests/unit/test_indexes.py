@@ -1,0 +1,81 @@
+"""Lifecycles, upgrade paths, topic indexes and platform lookups, checked against hand-written expectations."""
+
+from __future__ import annotations
+
+import pytest
+
+from macros import indexes
+
+
+def _stages(lifecycle: indexes.Lifecycle) -> list[tuple[str, str]]:
+    return [(s.version, s.stage) for s in lifecycle.stages]
+
+
+def test_releases_sort_numerically(mini_atlas):
+    assert [r.version for r in mini_atlas.releases] == ["2.0", "2.1", "2.10"]
+    assert [r.version for r in mini_atlas.newest_first] == ["2.10", "2.1", "2.0"]
+
+
+def test_lifecycles_follow_one_id_across_releases(mini_atlas):
+    lifecycles = indexes.build_lifecycles(mini_atlas)
+    assert _stages(lifecycles["alpha"]) == [("2.0", "Prototype"), ("2.1", "Beta"), ("2.10", "Stable")]
+    assert _stages(lifecycles["beta-thing"]) == [("2.0", "Beta"), ("2.1", "Stable")]
+    assert _stages(lifecycles["gamma"]) == [("2.0", "Stable"), ("2.10", "Deprecated")]
+    assert _stages(lifecycles["delta"]) == [("2.10", "Prototype")]
+    assert set(lifecycles) == {"alpha", "beta-thing", "gamma", "delta"}
+
+
+def _path(mini_atlas, start: str, target: str) -> tuple[list[str], list[tuple[str, str, str]]]:
+    steps = indexes.upgrade_steps(mini_atlas, indexes.build_lifecycles(mini_atlas))
+    chosen = indexes.upgrade_path(steps, start, target)
+    changes = [c.id for step in chosen for c in step.changes]
+    moved = [(m.feature_id, m.before, m.after) for step in chosen for m in step.stage_changes]
+    return changes, moved
+
+
+@pytest.mark.parametrize(
+    ("start", "target", "changes", "moved"),
+    [
+        ("2.0", "2.1", ["c-one"], [("alpha", "Prototype", "Beta"), ("beta-thing", "Beta", "Stable")]),
+        ("2.1", "2.10", ["gamma", "c-two"], [("alpha", "Beta", "Stable"), ("gamma", "Stable", "Deprecated")]),
+        (
+            "2.0",
+            "2.10",
+            ["c-one", "gamma", "c-two"],
+            [
+                ("alpha", "Prototype", "Beta"),
+                ("beta-thing", "Beta", "Stable"),
+                ("alpha", "Beta", "Stable"),
+                ("gamma", "Stable", "Deprecated"),
+            ],
+        ),
+    ],
+)
+def test_upgrade_path_lists_changes_and_stage_moves(mini_atlas, start, target, changes, moved):
+    assert _path(mini_atlas, start, target) == (changes, moved)
+
+
+def test_upgrade_path_refuses_a_downgrade(mini_atlas):
+    steps = indexes.upgrade_steps(mini_atlas, indexes.build_lifecycles(mini_atlas))
+    with pytest.raises(ValueError, match="older release to a newer one"):
+        indexes.upgrade_path(steps, "2.10", "2.1")
+
+
+def test_topic_lifecycles_put_the_newest_first(mini_atlas):
+    lifecycles = indexes.build_lifecycles(mini_atlas)
+    assert [lc.id for lc in indexes.topic_lifecycles(lifecycles, "cuda")] == ["alpha"]
+    assert [lc.id for lc in indexes.topic_lifecycles(lifecycles, "fft")] == ["beta-thing"]
+
+
+def test_topic_entries_group_by_release_newest_first(mini_atlas):
+    entries = indexes.topic_entries(mini_atlas, "cuda")
+    assert [(r.version, [f.id for f in fs], [c.id for c in cs]) for r, fs, cs in entries] == [
+        ("2.10", ["alpha"], []),
+        ("2.1", ["alpha"], ["c-one"]),
+        ("2.0", ["alpha"], []),
+    ]
+
+
+def test_platform_reverse_lookup(mini_atlas):
+    assert indexes.platform_lookup(mini_atlas, "cuda") == {"11.8": ["2.0", "2.1"], "12.1": ["2.1"]}
+    assert indexes.platform_lookup(mini_atlas, "python") == {"3.9": ["2.0"], "3.10": ["2.0", "2.1"], "3.11": ["2.1", "2.10"]}

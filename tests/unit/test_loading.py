@@ -1,0 +1,42 @@
+"""Loading builds the typed model; the real data satisfies every rule."""
+
+from __future__ import annotations
+
+from macros.model import STABILITY_ORDER
+
+
+def test_mini_data_loads_into_the_model(mini_atlas):
+    release = mini_atlas.release("2.1")
+    assert release.date.isoformat() == "2030-04-15"
+    assert release.python.value == ["3.10", "3.11"]
+    assert [f.id for f in release.features_with("Beta")] == ["alpha"]
+    assert release.stability_counts() == {"Stable": 1, "Beta": 1}
+    assert release.changes[0].before == "old()"
+
+
+def test_real_data_has_the_four_releases(real_atlas):
+    versions = [r.version for r in real_atlas.releases]
+    assert {"1.4", "1.7", "1.10", "1.12"} <= set(versions)
+    assert versions == sorted(versions, key=lambda v: tuple(map(int, v.split("."))))
+
+
+def test_real_data_defines_the_four_core_topics(real_atlas):
+    assert {"cuda", "mps", "distributed", "fft"} <= {t.id for t in real_atlas.topics}
+
+
+def test_every_real_feature_is_labelled_and_sourced(real_atlas):
+    for release in real_atlas.releases:
+        assert release.features, release.version
+        for feature in release.features:
+            assert feature.stability in STABILITY_ORDER
+            assert feature.sources and all(url.startswith("https://") for url in feature.sources)
+
+
+def test_labels_follow_each_release_era(real_atlas):
+    """Experimental is the pre-1.6 label; Stable/Beta/Prototype replaced it from 1.6 on."""
+    for release in real_atlas.releases:
+        labels = {f.stability for f in release.features}
+        if release.key.release < (1, 6):
+            assert not labels & {"Stable", "Beta", "Prototype"}, release.version
+        else:
+            assert "Experimental" not in labels, release.version
