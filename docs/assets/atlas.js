@@ -20,7 +20,7 @@
 
   function setupMatrix() {
     const form = document.getElementById("matrix-filters");
-    const table = document.getElementById("feature-matrix");
+    const table = document.getElementById("matrix-table");
     if (!form || !table) { return; }
     const names = ["topic", "stage", "component"];
     const rows = Array.from(table.tBodies[0].rows);
@@ -92,9 +92,24 @@
     apply();
   }
 
+  // Instant navigation swaps pages with pushState, so the browser neither scrolls to nor marks
+  // (:target) the anchor of the new URL; do both, so a link into a release lands on its feature.
+  function revealTarget() {
+    document.querySelectorAll(".atlas-target").forEach(function (element) { element.classList.remove("atlas-target"); });
+    if (!window.location.hash) { return; }
+    const target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (!target) { return; }
+    target.classList.add("atlas-target");
+    const header = document.querySelector(".md-header");
+    const clear = (header ? header.offsetHeight : 0) + 16;
+    const top = target.getBoundingClientRect().top;
+    if (top < clear || top > window.innerHeight) { window.scrollBy(0, top - clear); }
+  }
+
   function setup() {
     setupMatrix();
     setupUpgrade();
+    window.requestAnimationFrame(revealTarget);
   }
 
   // Material's instant navigation swaps pages without a reload; document$ emits on each page.

@@ -1,0 +1,99 @@
+"""Real Chromium (Debian's /usr/bin/chromium) driven by Playwright against the built, served site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+IN_VIEW = """id => { const e = document.getElementById(id); if (!e) return false;
+                      const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+                      const r = e.getBoundingClientRect(); return r.top >= header - 1 && r.top < window.innerHeight; }"""
+
+
+def in_view(page, element_id: str) -> bool:
+    """Wait (up to 5 s) until the element's top edge shows below the sticky header; False if it never does."""
+    try:
+        page.wait_for_function(IN_VIEW, arg=element_id, timeout=5000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole run."""
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's Chromium is missing: run `make test` (it installs it) or `apt-get install chromium`.")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+class Visit:
+    """A browser tab on the site that records console errors and every request it makes."""
+
+    def __init__(self, browser, base_url: str, **context_options) -> None:
+        self.base_url = base_url
+        self.context = browser.new_context(**context_options)
+        self.page = self.context.new_page()
+        self.console_errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.console_errors.append(f"{self.page.url}: {m.text}") if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.console_errors.append(f"{self.page.url}: {e}"))
+        self.context.on("request", lambda r: self.requests.append(r.url))
+
+    def open(self, path: str) -> None:
+        """Load a site path, e.g. "releases/1.10/#cuda-graphs", cold."""
+        self.page.goto(self.base_url + path, wait_until="load")
+
+    def foreign_requests(self) -> list[str]:
+        """Requests that left loopback."""
+        return [
+            url
+            for url in self.requests
+            if urlsplit(url).hostname not in ("127.0.0.1", "localhost") and not url.startswith(("data:", "blob:"))
+        ]
+
+
+@pytest.fixture
+def visit(browser, built_site):
+    """A fresh tab; after the test, no request may have left loopback."""
+    tab = Visit(browser, built_site.base_url, viewport={"width": 1280, "height": 900})
+    yield tab
+    foreign = tab.foreign_requests()
+    tab.context.close()
+    assert not foreign, f"requests left loopback: {foreign}"
+
+
+@pytest.fixture
+def new_visit(browser, built_site):
+    """A factory of tabs with custom context options (viewport, colour scheme, JavaScript)."""
+    tabs = []
+
+    def make(**options) -> Visit:
+        tab = Visit(browser, built_site.base_url, **options)
+        tabs.append(tab)
+        return tab
+
+    yield make
+    for tab in tabs:
+        foreign = tab.foreign_requests()
+        tab.context.close()
+        assert not foreign, f"requests left loopback: {foreign}"

@@ -1,0 +1,84 @@
+"""Deep links, instant navigation, permalinks and every nav page, walked in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from macros.loading import load_atlas
+from tests.browser.conftest import in_view
+from tests.conftest import REAL_DATA
+
+ATLAS = load_atlas(REAL_DATA)
+DEEP_LINKS = [("1.10", "cuda-graphs"), ("1.7", "torch-fft"), ("1.12", "mps-backend"), ("1.4", "rpc-framework")]
+
+
+@pytest.mark.parametrize(("version", "feature_id"), DEEP_LINKS)
+def test_cold_deep_link_shows_and_marks_the_feature(visit, version, feature_id):
+    assert ATLAS.release(version).feature(feature_id), "deep-link fixture names a real feature"
+    visit.open(f"releases/{version}/#{feature_id}")
+    assert in_view(visit.page, feature_id)
+    assert visit.page.evaluate("() => document.querySelector(':target')?.id") == feature_id
+    outline = visit.page.evaluate("id => getComputedStyle(document.getElementById(id)).outlineStyle", feature_id)
+    assert outline != "none", "the targeted heading is visibly marked"
+    assert not visit.console_errors
+
+
+@pytest.mark.parametrize("topic", ["cuda", "distributed", "fft", "mps"])
+def test_topic_entry_lands_on_the_feature_with_back_and_forward(visit, topic):
+    visit.open(f"topics/{topic}/")
+    link = visit.page.locator("#by-release ~ ul a[href*='/releases/']").first
+    href = link.get_attribute("href")
+    version, feature_id = re.search(r"releases/([\d.]+)/#([a-z0-9-]+)", href).groups()
+    link.click()
+    visit.page.wait_for_url(re.compile(rf"/releases/{re.escape(version)}/#{feature_id}$"))
+    assert in_view(visit.page, feature_id), visit.page.evaluate(
+        "id => [document.title, scrollY, document.getElementById(id)?.getBoundingClientRect().top]", feature_id
+    )
+    assert visit.page.evaluate("() => document.querySelector('[data-md-component=container]') !== null")
+    outline = visit.page.evaluate("id => getComputedStyle(document.getElementById(id)).outlineStyle", feature_id)
+    assert outline != "none", "the feature reached by instant navigation is visibly marked"
+    visit.page.go_back()
+    visit.page.wait_for_url(re.compile(rf"/topics/{topic}/$"))
+    visit.page.go_forward()
+    visit.page.wait_for_url(re.compile(rf"/releases/{re.escape(version)}/#{feature_id}$"))
+    assert not visit.console_errors
+
+
+def test_instant_navigation_is_on(visit):
+    visit.open("topics/cuda/")
+    visit.page.evaluate("() => { window.__marker = 'kept'; }")
+    visit.page.locator("#by-release ~ ul a[href*='/releases/']").first.click()
+    visit.page.wait_for_url(re.compile(r"/releases/"))
+    assert visit.page.evaluate("() => window.__marker") == "kept", "the page was swapped in place, not reloaded"
+
+
+def test_permalink_gives_the_anchor_url(visit):
+    visit.open("releases/1.10/")
+    permalink = visit.page.locator("h3#cuda-graphs a.headerlink")
+    assert permalink.evaluate("a => a.href") == visit.base_url + "releases/1.10/#cuda-graphs"
+    permalink.click()
+    assert visit.page.url == visit.base_url + "releases/1.10/#cuda-graphs"
+
+
+def test_every_nav_page_loads_without_console_errors(visit):
+    visit.open("")
+    paths = visit.page.eval_on_selector_all(
+        "nav.md-nav--primary a.md-nav__link[href]", "links => [...new Set(links.map(a => a.href.split('#')[0]))]"
+    )
+    assert len(paths) >= 10
+    for url in paths:
+        response = visit.page.goto(url, wait_until="load")
+        assert response.status == 200, url
+        assert visit.page.locator("h1").count() >= 1, url
+    assert not visit.console_errors, visit.console_errors
+
+
+def test_unknown_page_shows_the_404_page(visit):
+    response = visit.page.goto(visit.base_url + "releases/0.1/", wait_until="load")
+    assert response.status == 404
+    assert "404" in visit.page.locator("h1").inner_text()
+    assert visit.page.evaluate("() => getComputedStyle(document.querySelector('.md-header')).position") == "sticky"  # theme CSS loaded
+    unexpected = [e for e in visit.console_errors if "status of 404" not in e]
+    assert not unexpected

@@ -1,0 +1,102 @@
+"""Search, the feature matrix filters and the upgrade view, used as a reader would."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from macros import indexes
+from macros.loading import load_atlas
+from tests.browser.conftest import in_view
+from tests.conftest import REAL_DATA
+
+ATLAS = load_atlas(REAL_DATA)
+LIFECYCLES = indexes.build_lifecycles(ATLAS)
+
+
+@pytest.mark.parametrize(
+    ("query", "version", "feature_id"),
+    [
+        ("ZeroRedundancyOptimizer", "1.10", "zero-redundancy-optimizer"),
+        ("CUDA Graphs", "1.10", "cuda-graphs"),
+        ("torch.fft", "1.7", "torch-fft"),
+    ],
+)
+def test_search_finds_a_feature_and_opens_it(visit, query, version, feature_id):
+    assert ATLAS.release(version).feature(feature_id)
+    visit.open("")
+    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
+    visit.page.locator("input.md-search__input").press_sequentially(query, delay=30)
+    target = re.compile(rf"/releases/{re.escape(version)}/(\?[^#]*)?#{feature_id}$")
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+    hrefs = visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
+    position = next(i for i, href in enumerate(hrefs) if target.search(href))
+    result = visit.page.locator(".md-search-result__link").nth(position)
+    if not result.is_visible():  # sections beyond the first few sit under "more on this page"
+        result.locator("xpath=ancestor::details/summary").click()
+    result.click()
+    visit.page.wait_for_url(target)
+    assert in_view(visit.page, feature_id)
+    assert not visit.console_errors
+
+
+def _visible_matrix_rows(page) -> list[str]:
+    return page.eval_on_selector_all("#matrix-table tbody tr:not([hidden]) th a", "links => links.map(a => a.getAttribute('href'))")
+
+
+def test_matrix_filters_live_in_the_url(visit):
+    visit.open("matrix/")
+    all_rows = _visible_matrix_rows(visit.page)
+    assert len(all_rows) == len(LIFECYCLES)
+    visit.page.select_option("select[name=topic]", "cuda")
+    assert "topic=cuda" in visit.page.url
+    cuda_rows = _visible_matrix_rows(visit.page)
+    expected = sorted(f"../features/{lc.id}/" for lc in LIFECYCLES.values() if "cuda" in lc.topics)
+    assert sorted(re.sub(r"^.*/features/", "../features/", h) for h in cuda_rows) == expected
+    visit.page.select_option("select[name=stage]", "Beta")
+    shared = visit.page.url
+    assert "stage=Beta" in shared
+    expected_beta = sorted(
+        f"../features/{lc.id}/" for lc in LIFECYCLES.values() if "cuda" in lc.topics and any(s.stage == "Beta" for s in lc.stages)
+    )
+    visit.page.goto(shared)  # a shared link restores the same view
+    assert visit.page.input_value("select[name=topic]") == "cuda"
+    assert sorted(re.sub(r"^.*/features/", "../features/", h) for h in _visible_matrix_rows(visit.page)) == expected_beta
+    assert not visit.console_errors
+
+
+def test_matrix_reads_fully_without_javascript(new_visit):
+    tab = new_visit(java_script_enabled=False)
+    tab.open("matrix/")
+    assert tab.page.locator("#matrix-table tbody tr").count() == len(LIFECYCLES)
+    assert tab.page.locator("#matrix-table tbody tr:visible").count() == len(LIFECYCLES)
+
+
+def _expected_upgrade_links(start: str, target: str) -> list[str]:
+    steps = indexes.upgrade_path(indexes.upgrade_steps(ATLAS, LIFECYCLES), start, target)
+    links = []
+    for step in steps:
+        links += [f"releases/{step.release.version}/#{c.id}" for c in step.changes]
+        links += [f"releases/{step.release.version}/#{m.feature_id}" for m in step.stage_changes]
+    return links
+
+
+@pytest.mark.parametrize(("start", "target"), [("1.4", "1.7"), ("1.7", "1.12"), ("1.4", "1.12"), ("1.10", "1.12")])
+def test_upgrade_view_for_a_pair_matches_the_data(visit, start, target):
+    visit.open(f"upgrade/?from={start}&to={target}")
+    visit.page.wait_for_function("() => document.querySelector('output[name=summary]').value !== ''")
+    shown = visit.page.eval_on_selector_all(".atlas-step:not([hidden]) li a", "links => links.map(a => a.href)")
+    shown = [re.sub(r"^.*?/pytorch-release-atlas/", "", href) for href in shown]
+    assert shown == _expected_upgrade_links(start, target)
+    assert visit.page.input_value("select[name=from]") == start
+    assert visit.page.input_value("select[name=to]") == target
+    assert not visit.console_errors
+
+
+def test_upgrade_choice_updates_the_url(visit):
+    visit.open("upgrade/")
+    visit.page.select_option("select[name=from]", "1.7")
+    visit.page.select_option("select[name=to]", "1.10")
+    assert re.search(r"\?from=1\.7&to=1\.10", visit.page.url)
+    assert visit.page.locator(".atlas-step:not([hidden])").count() == 1
