@@ -15,13 +15,13 @@ build: $(VENV)/.installed  ## Build the site with --strict into site/
 	$(PYTHON) -m mkdocs build --strict --clean
 
 test: $(VENV)/.installed-test browser  ## Set up and run every test: lint, unit, build, bad data, browser
-	$(PYTHON) -m ruff check macros tests bench
-	$(PYTHON) -m ruff format --check macros tests bench
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
 	$(PYTHON) -m pytest
 
 lint: $(VENV)/.installed-test
-	$(PYTHON) -m ruff check macros tests bench
-	$(PYTHON) -m ruff format --check macros tests bench
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
 
 bench: $(VENV)/.installed-test  ## Run the build and page-weight benchmarks; writes bench/RESULTS.md
 	$(PYTHON) bench/run.py
