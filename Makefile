@@ -6,13 +6,13 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test lint bench browser clean
+.PHONY: serve build test lint published bench browser clean
 
 serve: $(VENV)/.installed  ## Set up and preview the site with live reload on http://127.0.0.1:8000/$(SITE_PREFIX)/
 	$(PYTHON) -m mkdocs serve --dev-addr 127.0.0.1:8000
 
-build: $(VENV)/.installed  ## Build the site with --strict into site/
-	$(PYTHON) -m mkdocs build --strict --clean
+build: $(VENV)/.installed  ## Build the site with --strict into site/ (reproducible: dated by the last commit)
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(PYTHON) -m mkdocs build --strict --clean
 
 test: $(VENV)/.installed-test browser  ## Set up and run every test: lint, unit, build, bad data, browser
 	$(PYTHON) -m ruff check .
@@ -22,6 +22,9 @@ test: $(VENV)/.installed-test browser  ## Set up and run every test: lint, unit,
 lint: $(VENV)/.installed-test
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
+
+published: $(VENV)/.installed  ## Record every URL the site now publishes in data/published.txt (run when publishing)
+	$(PYTHON) -m macros.permalinks data
 
 bench: $(VENV)/.installed-test  ## Run the build and page-weight benchmarks; writes bench/RESULTS.md
 	$(PYTHON) bench/run.py

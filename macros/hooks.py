@@ -18,6 +18,7 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
 
 from macros.generate import GeneratedSite, generate_site  # noqa: E402
 from macros.loading import load_atlas  # noqa: E402
+from macros.permalinks import redirect_pages  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -44,7 +45,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add every generated page and file to the build."""
-    for path, content in {**_generated.pages, **_generated.files}.items():
+    for path, content in {**_generated.pages, **_generated.files, **redirect_pages(DATA_DIR)}.items():
         files.append(File.generated(config, path, content=content))
     return files
 

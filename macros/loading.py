@@ -10,6 +10,7 @@ from packaging.version import Version
 
 from .markup import markup_problem
 from .model import CORE_COMPONENT, Atlas, Change, Example, Feature, Release, Source, Sourced, Topic
+from .permalinks import registry_errors
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
 
@@ -59,7 +60,11 @@ def load_atlas(data_dir: Path) -> Atlas:
     if errors:
         raise DataErrors(errors)
     ordered = tuple(release for _, (_, release) in sorted(releases.items()))
-    return Atlas(releases=ordered, topics=tuple(topics))
+    atlas = Atlas(releases=ordered, topics=tuple(topics))
+    broken_links = registry_errors(atlas, data_dir)
+    if broken_links:
+        raise DataErrors(broken_links)
+    return atlas
 
 
 def _display_name(path: Path, data_dir: Path) -> str:

@@ -180,6 +180,22 @@ CASES = [
         ),
     ),
     Case(
+        "published-anchor-disappears",
+        "data/published.txt:2: /releases/2.1/#alpha was published but would disappear; keep the old id in the feature's `aliases`",
+        writes={"published.txt": b"# registry\n/releases/2.1/\n/releases/2.1/#alpha\n"},
+        edits=((R21, "  - id: alpha", "  - id: alpha-renamed"),),
+    ),
+    Case(
+        "published-page-disappears",
+        "data/published.txt:1: /releases/1.9/ was published but would disappear",
+        writes={"published.txt": b"/releases/1.9/\n"},
+    ),
+    Case(
+        "redirect-to-nowhere",
+        "data/redirects.yaml: the redirect /releases/1.9/ -> /releases/9.9/ points to a page that does not exist",
+        writes={"redirects.yaml": b"/releases/1.9/: /releases/9.9/\n"},
+    ),
+    Case(
         "top-level-not-a-mapping",
         "data/releases/2.1.yaml:1: expected a mapping; found a list",
         writes={R21: b"- version: '2.1'\n"},

@@ -190,3 +190,13 @@ def test_data_text_is_never_executed(built_site):
             assert not element.attrs.get("href", "").lower().startswith("javascript:"), (page, element)
         inline_scripts = [e for e in parsed.elements if e.tag == "script" and "src" not in e.attrs]
         assert len(inline_scripts) == theme_scripts, page  # only the theme's own inline scripts
+
+
+def test_every_registered_url_exists_in_the_built_site(built_site):
+    from macros.permalinks import read_registry
+
+    for url in read_registry(REAL_DATA):
+        file, fragment = _resolve(built_site, built_site.page(""), url.lstrip("/"))
+        assert file.exists(), url
+        if fragment:
+            assert fragment in parse(file).ids, url

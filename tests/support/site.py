@@ -43,11 +43,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def build_site(destination: Path, site_url: str, *, project: Path = PROJECT_DIR) -> subprocess.CompletedProcess:
+def build_site(destination: Path, site_url: str, **extra_env: str) -> subprocess.CompletedProcess:
     """Run `mkdocs build --strict` exactly as a person would, into `destination`."""
-    env = {**os.environ, "SITE_URL": site_url, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "SITE_URL": site_url, "NO_MKDOCS_2_WARNING": "1", **extra_env}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(destination)]
-    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=600)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

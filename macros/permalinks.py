@@ -1,0 +1,109 @@
+"""Published URLs never break: a committed registry, checked on every build, plus redirects for moved pages.
+
+`data/published.txt` lists every URL path (and feature anchor) the site has published, from the
+site root, one per line (e.g. `/releases/1.10/#cuda-graphs`). The build fails when one of them would disappear, unless the
+feature keeps the old id as an alias or `data/redirects.yaml` sends the old page to a new one.
+Refresh the registry with `make published` whenever the site is published.
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+from pathlib import Path
+
+import yaml
+
+from .indexes import build_lifecycles
+from .model import Atlas
+from .yamlfile import DataError
+
+REGISTRY_NAME = "published.txt"
+REDIRECTS_NAME = "redirects.yaml"
+FIXED_PAGES = ("/", "/releases/", "/topics/", "/features/", "/matrix/", "/upgrade/", "/platforms/", "/about/", "/contributing/")
+FIXED_FILES = ("/feed.xml", "/api/releases.json", "/api/release.schema.json", "/api/topics.schema.json")
+
+
+def current_urls(atlas: Atlas) -> set[str]:
+    """Every page, file and feature anchor this data publishes, as site-relative paths."""
+    urls = set(FIXED_PAGES) | set(FIXED_FILES)
+    for release in atlas.releases:
+        page = f"/releases/{release.version}/"
+        urls.add(page)
+        for item in (*release.features, *release.changes):
+            urls.update(f"{page}#{anchor}" for anchor in (item.id, *item.aliases))
+    urls.update(f"/topics/{topic.id}/" for topic in atlas.topics)
+    urls.update(f"/features/{feature_id}/" for feature_id in build_lifecycles(atlas))
+    return urls
+
+
+def read_registry(data_dir: Path) -> list[str]:
+    """The published URLs recorded in data/published.txt (none if the file does not exist)."""
+    path = data_dir / REGISTRY_NAME
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def read_redirects(data_dir: Path) -> dict[str, str]:
+    """Old page path -> new page path (both like `/releases/1.9/`), from data/redirects.yaml, if it exists."""
+    path = data_dir / REDIRECTS_NAME
+    if not path.exists():
+        return {}
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+def registry_errors(atlas: Atlas, data_dir: Path) -> list[DataError]:
+    """An error for each published URL that this data would no longer serve."""
+    current = current_urls(atlas)
+    redirects = read_redirects(data_dir)
+    errors = []
+    for line_number, url in enumerate(read_registry(data_dir), start=1):
+        page = url.split("#")[0]
+        if url in current or (page in redirects and "#" not in url):
+            continue
+        errors.append(
+            DataError(
+                f"{data_dir.name}/{REGISTRY_NAME}",
+                f"{url} was published but would disappear; keep the old id in the feature's `aliases`, "
+                f"or add a redirect for a moved page to {data_dir.name}/{REDIRECTS_NAME}",
+                line_number,
+            )
+        )
+    for old, new in redirects.items():
+        if new not in current:
+            errors.append(
+                DataError(f"{data_dir.name}/{REDIRECTS_NAME}", f"the redirect {old} -> {new} points to a page that does not exist")
+            )
+    return errors
+
+
+def redirect_pages(data_dir: Path) -> dict[str, str]:
+    """An HTML page at each redirected path that sends the reader on to the new page."""
+    pages = {}
+    for old, new in read_redirects(data_dir).items():
+        depth = old.strip("/").count("/") + 1
+        target = html.escape("../" * depth + new.lstrip("/"), quote=True)
+        pages[f"{old.lstrip('/')}index.html"] = (
+            '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
+            f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
+            f'<meta name="robots" content="noindex"></head><body><p>This page moved to <a href="{target}">{target}</a>.</p></body></html>\n'
+        )
+    return pages
+
+
+def write_registry(data_dir: Path, atlas: Atlas) -> int:
+    """Add every URL the data now publishes to the registry (never removing one); return how many were added."""
+    known = read_registry(data_dir)
+    added = sorted(current_urls(atlas) - set(known))
+    header = "# Every URL the site has published. Never remove a line: the build fails if one would break.\n"
+    (data_dir / REGISTRY_NAME).write_text(header + "".join(f"{url}\n" for url in sorted({*known, *added})), encoding="utf-8")
+    return len(added)
+
+
+if __name__ == "__main__":
+    from .loading import load_atlas
+
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("data")
+    print(f"{write_registry(target, load_atlas(target))} URLs added to {target / REGISTRY_NAME}")
