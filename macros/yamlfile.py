@@ -42,13 +42,13 @@ def format_path(path: FieldPath) -> str:
     return text
 
 
-class _DataLoader(yaml.SafeLoader):
+class _DataLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """SafeLoader that keeps dates as strings, so an impossible date is a data error, not a crash."""
 
 
 _DataLoader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    for first, resolvers in _DataLoader.yaml_implicit_resolvers.items()
 }
 
 
@@ -95,7 +95,7 @@ def _syntax_error(display_name: str, exc: yaml.MarkedYAMLError) -> DataError:
     mark = exc.problem_mark or exc.context_mark
     line = mark.line + 1 if mark else None
     problem = exc.problem or "invalid YAML"
-    if "'\\t'" in problem or "\t" in problem:
+    if "tab" in problem or "\t" in problem:
         return DataError(display_name, "a tab character is used for indentation; YAML needs spaces", line)
     context = f" {exc.context}" if exc.context else ""
     return DataError(display_name, f"YAML syntax error: {problem}{context}", line)

@@ -1,0 +1,210 @@
+"""Lighthouse scores of the built site (home, a release page, a topic index), mobile and desktop, written to bench/LIGHTHOUSE.md.
+
+Run from the repository root: `.venv/bin/python bench/lighthouse.py [--runs 3]` (needs node/npm and Debian's chromium).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+PROJECT = BENCH.parent
+sys.path.insert(0, str(PROJECT))
+
+from tests.support.site import PREFIX, build_site, free_port, serve  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+LIGHTHOUSE = BENCH / "node_modules" / ".bin" / "lighthouse"
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
+)
+PAGES = {"Home": "", "Release 1.10": "releases/1.10/", "Topic cuda": "topics/cuda/"}
+FORM_FACTORS = {"mobile": [], "desktop": ["--preset=desktop"]}
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+MATERIAL = ("assets/stylesheets/main.", "assets/stylesheets/palette.", "assets/javascripts/", "md-search")
+PROJECT_FILES = ("assets/atlas.css", "assets/atlas.js")
+# Audits that measure how the files are served, not the files: the loopback test server (Python's http.server, HTTP/1.0,
+# no gzip, no Cache-Control) stands in for GitHub Pages, which compresses and caches.
+SERVER_AUDITS = {"uses-text-compression", "uses-long-cache-ttl", "cache-insight", "document-latency-insight", "uses-http2"}
+# Timings that add up everything else on the page, so no single cause.
+METRICS = {"first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "speed-index", "interactive", "max-potential-fid"}
+CONTENT_AUDITS = {"dom-size", "dom-size-insight"}  # the size of the page the project generates
+
+
+def ensure_tools() -> None:
+    """Install the pinned Lighthouse if bench/node_modules is missing; stop with a clear message if Chromium is missing."""
+    if not CHROMIUM.exists():
+        sys.exit(f"{CHROMIUM} is missing: apt-get install chromium")
+    if not LIGHTHOUSE.exists():
+        subprocess.run(["npm", "ci", "--prefix", str(BENCH)], check=True)
+
+
+def lighthouse_command(url: str, form_factor: str) -> list[str]:
+    """The Lighthouse CLI call for one URL and form factor, JSON on stdout."""
+    flags = ["--output=json", "--output-path=stdout", "--quiet", f"--chrome-flags={CHROME_FLAGS}"]
+    return [str(LIGHTHOUSE), url, *FORM_FACTORS[form_factor], *flags]
+
+
+def run_lighthouse(url: str, form_factor: str) -> dict:
+    """One Lighthouse run; its JSON report."""
+    env = {**os.environ, "CHROME_PATH": str(CHROMIUM)}
+    done = subprocess.run(lighthouse_command(url, form_factor), env=env, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        sys.exit(f"lighthouse failed on {url} ({form_factor}):\n{done.stderr[-3000:]}")
+    report = json.loads(done.stdout)
+    if report.get("runtimeError"):
+        sys.exit(f"lighthouse could not audit {url}: {report['runtimeError']}")
+    return report
+
+
+def median_run(reports: list[dict]) -> dict:
+    """The run with the median performance score (Lighthouse's own advice for noisy runs)."""
+    ordered = sorted(reports, key=lambda report: report["categories"]["performance"]["score"])
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def scores(report: dict) -> dict[str, int]:
+    """The four category scores, 0-100."""
+    return {category: round(report["categories"][category]["score"] * 100) for category in CATEGORIES}
+
+
+def failed_audits(report: dict) -> list[tuple[str, str, dict]]:
+    """(category, audit id, audit) for each audit that costs points: under 1, or under 0.9 for performance when it scores under 95."""
+    found = []
+    for category in CATEGORIES:
+        score = report["categories"][category]["score"]
+        if score == 1 or (category == "performance" and score >= 0.95):
+            continue
+        threshold = 0.9 if category == "performance" else 1
+        for ref in report["categories"][category]["auditRefs"]:
+            audit = report["audits"][ref["id"]]
+            if audit["score"] is not None and audit["scoreDisplayMode"] not in ("informative", "manual") and audit["score"] < threshold:
+                found.append((category, ref["id"], audit))
+    return found
+
+
+def blame(audit_id: str, audit: dict) -> str:
+    """Whose the cause is, read from the files and elements the audit names."""
+    if audit_id in SERVER_AUDITS:
+        return "test server"
+    if audit_id in CONTENT_AUDITS:
+        return "project (page content)"
+    if audit_id in METRICS:
+        return "metric: sum of the rest"
+    details = json.dumps(audit.get("details", {}))
+    owners = [name for name, marks in (("Material theme", MATERIAL), ("project", PROJECT_FILES)) if any(mark in details for mark in marks)]
+    return " + ".join(owners) or "page as a whole"
+
+
+def machine() -> str:
+    """CPU model, cores and memory of this machine."""
+    cpuinfo = Path("/proc/cpuinfo").read_text()
+    model = next((line.split(":", 1)[1].strip() for line in cpuinfo.splitlines() if line.startswith("model name")), platform.processor())
+    mem_kib = int(next(line.split()[1] for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")))
+    return f"{os.cpu_count()} cores ({model}), {mem_kib / 1024**2:.1f} GiB memory, {platform.system()} {platform.release()}"
+
+
+def tool_version(command: list[str]) -> str:
+    """First line a tool prints for its version."""
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip().splitlines()[0]
+
+
+def render(results: dict[str, dict[str, dict]], runs: int) -> str:
+    """bench/LIGHTHOUSE.md from the median reports, keyed by form factor then page."""
+    any_report = next(iter(next(iter(results.values())).values()))
+    example = shlex.join(lighthouse_command(f"http://127.0.0.1:PORT{PREFIX}releases/1.10/", "mobile")).replace(f"{PROJECT}/", "")
+    node = tool_version(["node", "--version"])
+    lines = [
+        "# Lighthouse scores",
+        "",
+        "Generated by `bench/lighthouse.py`: the real site is built with `mkdocs build --strict` and served on loopback under its",
+        f"production prefix `{PREFIX}` by the test helpers (`tests/support/site.py`, Python's `http.server`: HTTP/1.0, no gzip, no",
+        f"cache headers). Each page is audited {runs} time(s) per form factor and the run with the median performance score is kept.",
+        "",
+        f"- Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        f"- Machine: {machine()}",
+        f"- Lighthouse: {any_report['lighthouseVersion']} (npm, pinned in `bench/package.json`), Node {node}",
+        f"- Chromium: {tool_version([str(CHROMIUM), '--version'])} (`CHROME_PATH={CHROMIUM}`)",
+        f"- Throttling: Lighthouse defaults (simulated); CPU benchmark index {any_report['environment']['benchmarkIndex']}",
+        "- Reproduce (from the repository root): `.venv/bin/python bench/lighthouse.py`",
+        f"- One audit by hand, with the site served: `CHROME_PATH={CHROMIUM} {example}` (add `--preset=desktop` for desktop)",
+        "",
+    ]
+    for form_factor, pages in results.items():
+        lines += [
+            f"## {form_factor.capitalize()}",
+            "",
+            "| Page | Performance | Accessibility | Best practices | SEO |",
+            "| --- |" + " ---: |" * 4,
+        ]
+        for page, report in pages.items():
+            lines.append(f"| {page} (`{PAGES[page] or '/'}`) | " + " | ".join(str(value) for value in scores(report).values()) + " |")
+        lines.append("")
+    lines += [
+        "## Audits that cost points",
+        "",
+        "| Category | Audit id | Title | Where (form factor: page, value) | Cause |",
+        "|" + " --- |" * 5,
+    ]
+    failures: dict[tuple[str, str], dict] = {}
+    for form_factor, pages in results.items():
+        for page, report in pages.items():
+            for category, audit_id, audit in failed_audits(report):
+                entry = failures.setdefault((category, audit_id), {"title": audit["title"], "where": [], "cause": blame(audit_id, audit)})
+                entry["where"].append(f"{form_factor}: {page}" + (f", {audit['displayValue']}" if audit.get("displayValue") else ""))
+    failures = dict(sorted(failures.items(), key=lambda item: CATEGORIES.index(item[0][0])))
+    for (category, audit_id), entry in failures.items():
+        title = entry["title"].replace("|", "\\|")
+        lines.append(f"| {category} | `{audit_id}` | {title} | {'; '.join(entry['where'])} | {entry['cause']} |")
+    if not failures:
+        lines.append("| - | - | every category scores 100 (performance 95+) | - | - |")
+    lines += ["", "## Where the cause is", ""]
+    for category in dict.fromkeys(category for category, _ in failures):
+        by_cause: dict[str, list[str]] = {}
+        for (other, audit_id), entry in failures.items():
+            if other == category and not entry["cause"].startswith("metric"):
+                by_cause.setdefault(entry["cause"], []).append(f"`{audit_id}`")
+        lines.append(f"- {category}: " + "; ".join(f"{cause}: {', '.join(ids)}" for cause, ids in by_cause.items()) + ".")
+    lines += [
+        "",
+        '"test server" audits would not fail on GitHub Pages, which gzips and sets cache headers; uncompressed transfers also',
+        'inflate the simulated mobile metrics. "Material theme" means the theme\'s own CSS/JS bundle or markup (`md-search`);',
+        '"project" means `assets/atlas.css`, `assets/atlas.js` or the generated page content.',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Build, serve, audit every page in both form factors, and write bench/LIGHTHOUSE.md."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs per page and form factor; the median is kept")
+    parser.add_argument("--output", type=Path, default=BENCH / "LIGHTHOUSE.md")
+    args = parser.parse_args()
+    ensure_tools()
+    with tempfile.TemporaryDirectory(prefix="lighthouse-") as tmp:
+        root, port = Path(tmp), free_port()
+        built = build_site(root / PREFIX.strip("/"), f"http://127.0.0.1:{port}{PREFIX}")
+        if built.returncode != 0:
+            sys.exit(f"mkdocs build failed:\n{built.stdout}\n{built.stderr}")
+        results: dict[str, dict[str, dict]] = {}
+        with serve(root, port) as base_url:
+            for form_factor in FORM_FACTORS:
+                for page, path in PAGES.items():
+                    report = median_run([run_lighthouse(base_url + path, form_factor) for _ in range(args.runs)])
+                    results.setdefault(form_factor, {})[page] = report
+                    print(f"{form_factor:8} {page:14} {scores(report)}", flush=True)
+    args.output.write_text(render(results, args.runs))
+    print(f"wrote {args.output.relative_to(PROJECT) if args.output.is_relative_to(PROJECT) else args.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,319 @@
+"""Build and page-weight benchmark: the data pipeline against plain Markdown, at growing data sizes.
+
+Run from the repository root: `make bench` (or `.venv/bin/python bench/run.py [--sizes 4 16 64] [--runs 3]`).
+Results go to bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import yaml
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from macros.generate import build_nav, generate_site, make_environment, topic_sizes  # noqa: E402
+from macros.indexes import build_lifecycles  # noqa: E402
+from macros.loading import load_atlas  # noqa: E402
+
+SITE_PARTS = ("mkdocs.yml", "docs", "macros", "overrides", "README.md")
+FEATURES_PER_RELEASE = 60
+CHANGES_PER_RELEASE = 10
+NEW_FEATURES_PER_RELEASE = 20  # the rest carry over from the previous release, so lifecycles span releases
+STAGES = ("Prototype", "Beta", "Stable")
+TOPICS = ("cuda", "mps", "distributed", "fft", "mobile", "compiler", "profiler", "cpu")
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": "http://127.0.0.1:8000/pytorch-release-atlas/"}
+PEAK_RSS = (  # runs a command and prints its peak resident memory in KiB
+    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def synthetic_release(index: int) -> dict:
+    """One schema-valid release with overlapping feature ids, so features move through stages."""
+    version = f"3.{index}"
+    source = f"https://example.org/releases/{version}"
+    first_feature = index * NEW_FEATURES_PER_RELEASE
+    features = [
+        {
+            "id": f"feature-{number}",
+            "title": f"Feature {number} with `torch.api_{number}`",
+            "stability": STAGES[min(index - number // NEW_FEATURES_PER_RELEASE, 2)],
+            "topics": [TOPICS[number % len(TOPICS)]],
+            "summary": f"Feature {number} does one thing well. It exists to exercise page size with realistic text, "
+            f"including *emphasis*, `code` and a [link](https://example.org/{number}).",
+            "example": {"code": f"import torch\nx = torch.ones(3)\nprint(torch.api_{number}(x))\n"},
+            "sources": [source],
+        }
+        for number in range(first_feature - (FEATURES_PER_RELEASE - NEW_FEATURES_PER_RELEASE), first_feature + NEW_FEATURES_PER_RELEASE)
+        if number >= 0
+    ]
+    changes = [
+        {
+            "id": f"change-{index}-{number}",
+            "kind": ("breaking", "deprecation", "removal")[number % 3],
+            "title": f"Change {number} of release {version}",
+            "topics": [TOPICS[number % len(TOPICS)]],
+            "summary": "A behaviour changed; update calls as shown.",
+            "before": "old_call(x)\n",
+            "after": "new_call(x)\n",
+            "sources": [source],
+        }
+        for number in range(CHANGES_PER_RELEASE)
+    ]
+    return {
+        "version": version,
+        "summary": f"Synthetic release {version} for the benchmark.",
+        "released": {"date": f"{2030 + index // 12}-{index % 12 + 1:02d}-15", "source": source},
+        "python": {"versions": ["3.10", "3.11"], "source": source},
+        "cuda": {"versions": ["12.1"], "source": source},
+        "sources": [{"url": source, "title": f"Notes {version}"}],
+        "features": features,
+        "changes": changes,
+    }
+
+
+def make_pipeline_project(root: Path, releases: int) -> Path:
+    """A copy of the site whose data/ holds `releases` synthetic release files."""
+    project = root / "pipeline"
+    project.mkdir()
+    for part in SITE_PARTS:
+        source = PROJECT / part
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, project / part)
+    (project / "data" / "releases").mkdir(parents=True)
+    shutil.copytree(PROJECT / "data" / "schema", project / "data" / "schema")
+    shutil.copy(PROJECT / "data" / "topics.yaml", project / "data" / "topics.yaml")
+    for index in range(releases):
+        release = synthetic_release(index)
+        text = yaml.safe_dump(release, sort_keys=False, allow_unicode=True).replace(
+            f"version: '{release['version']}'", f'version: "{release["version"]}"'
+        )
+        (project / "data" / "releases" / f"{release['version']}.yaml").write_text(text, encoding="utf-8")
+    return project
+
+
+def real_data_serve_latency(port: int) -> float:
+    """The serve edit latency on a copy of the project's own data."""
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        for part in (*SITE_PARTS, "data"):
+            source = PROJECT / part
+            (shutil.copytree if source.is_dir() else shutil.copy)(source, project / part)
+        return serve_edit_latency(project, port)
+
+
+def make_baseline_project(root: Path, pipeline: Path) -> Path:
+    """The very same pages as plain Markdown files, built by MkDocs + Material without hooks or macros."""
+    project = root / "baseline"
+    docs = project / "docs"
+    shutil.copytree(pipeline / "docs", docs)
+    shutil.copy(pipeline / "README.md", project / "README.md")
+    shutil.copytree(pipeline / "overrides", project / "overrides")
+    atlas = load_atlas(pipeline / "data")
+    site = generate_site(atlas, site_url=ENV["SITE_URL"])
+    for path, content in {**site.pages, **site.files}.items():
+        (docs / path).parent.mkdir(parents=True, exist_ok=True)
+        (docs / path).write_text(content.replace("render_macros: false\n", ""), encoding="utf-8")
+    tables = make_environment()
+    home = (docs / "index.md").read_text(encoding="utf-8")
+    home = home.replace("{{ release_table() }}", tables.get_template("_release_table.md.j2").render(atlas=atlas, root=""))
+    sizes = topic_sizes(atlas, build_lifecycles(atlas))
+    home = home.replace("{{ topic_table() }}", tables.get_template("_topic_table.md.j2").render(atlas=atlas, root="", topic_sizes=sizes))
+    (docs / "index.md").write_text(home, encoding="utf-8")
+    config = (pipeline / "mkdocs.yml").read_text(encoding="utf-8")
+    config = re.sub(r"\nhooks:\n(  - .*\n)+", "\n", config)
+    config = re.sub(r"  - macros:\n(      .*\n)+", "", config)
+    config = re.sub(r"\nwatch:\n(  - .*\n)+", "\n", config)
+    (project / "mkdocs.yml").write_text(config + "\nnav: " + json.dumps(build_nav(atlas)) + "\n", encoding="utf-8")
+    return project
+
+
+def timed_build(project: Path, out: Path) -> tuple[float, int]:
+    """Wall time (s) and peak memory (KiB) of one `mkdocs build --strict`."""
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-c", PEAK_RSS, sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)],
+        cwd=project,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"build failed in {project}:\n{result.stderr[-2000:]}")
+    return elapsed, int(result.stdout.strip().splitlines()[-1])
+
+
+def serve_edit_latency(project: Path, port: int) -> float:
+    """Seconds from saving a one-line data edit to the rebuilt page being served by `mkdocs serve`."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=project,
+        env={**ENV, "SITE_URL": f"http://127.0.0.1:{port}/pytorch-release-atlas/"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    release = sorted((project / "data" / "releases").glob("*.yaml"))[0]
+    page = f"http://127.0.0.1:{port}/pytorch-release-atlas/releases/{release.stem}/"
+    try:
+        _wait_until(lambda: "<h1" in _get(page), 600)
+        text = release.read_text(encoding="utf-8")
+        marker = f"edited-{time.time_ns()}"
+        start = time.perf_counter()
+        release.write_text(re.sub(r"(?m)^summary: .*$", f"summary: {marker}", text, count=1), encoding="utf-8")
+        _wait_until(lambda: marker in _get(page), 600)
+        return time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _get(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.read().decode("utf-8")
+    except OSError:
+        return ""
+
+
+def _wait_until(condition, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out waiting for mkdocs serve")
+        time.sleep(0.05)
+
+
+@dataclass
+class Row:
+    """The figures for one data size."""
+
+    releases: int
+    pipeline_s: float
+    baseline_s: float
+    peak_mib: float
+    serve_edit_s: float
+    site_mib: float
+    largest_page: str
+    largest_raw_kb: float
+    largest_gzip_kb: float
+    search_raw_kb: float
+    search_gzip_kb: float
+
+    @property
+    def ratio(self) -> float:
+        """Pipeline build time over the plain-Markdown baseline's."""
+        return self.pipeline_s / self.baseline_s
+
+
+def page_weights(site: Path) -> tuple[float, str, float, float, float, float]:
+    """Total site size (MiB), largest HTML page (name, raw KB, gzip KB) and search index (raw KB, gzip KB)."""
+    total = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+    pages = [p for p in site.rglob("*.html")]
+    largest = max(pages, key=lambda p: p.stat().st_size)
+    raw = largest.read_bytes()
+    search = (site / "search" / "search_index.json").read_bytes()
+    return (
+        total / 2**20,
+        str(largest.relative_to(site)),
+        len(raw) / 1000,
+        len(gzip.compress(raw, 9)) / 1000,
+        len(search) / 1000,
+        len(gzip.compress(search, 9)) / 1000,
+    )
+
+
+def measure(releases: int, runs: int, port: int) -> Row:
+    """Build one data size with the pipeline and the baseline, and weigh the result."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        pipeline = make_pipeline_project(root, releases)
+        baseline = make_baseline_project(root, pipeline)
+        pipeline_runs, baseline_runs, peaks = [], [], []
+        for _ in range(runs):  # interleaved, so both see the same machine state
+            seconds, peak = timed_build(pipeline, root / "out-pipeline")
+            pipeline_runs.append(seconds)
+            peaks.append(peak)
+            baseline_runs.append(timed_build(baseline, root / "out-baseline")[0])
+        weights = page_weights(root / "out-pipeline")
+        latency = serve_edit_latency(pipeline, port)
+    return Row(releases, statistics.median(pipeline_runs), statistics.median(baseline_runs), max(peaks) / 1024, latency, *weights)
+
+
+def machine() -> str:
+    """Cores, memory and Python of this machine."""
+    memory = next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
+    gib = int(memory.split()[1]) / 2**20
+    return f"{os.cpu_count()} cores, {gib:.0f} GiB memory, Python {platform.python_version()}, {platform.platform()}"
+
+
+def report(rows: list[Row], runs: int, command: str, real_latency: float) -> str:
+    """The results as Markdown."""
+    lines = [
+        "# Benchmark results",
+        "",
+        f"- Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        f"- Machine: {machine()}",
+        f"- Command: `{command}`",
+        f"- Data: synthetic, schema-valid; {FEATURES_PER_RELEASE} features and {CHANGES_PER_RELEASE} changes per release, "
+        f"{NEW_FEATURES_PER_RELEASE} new features per release (the rest carry over and change stage).",
+        f"- Build times are the median of {runs} runs of `mkdocs build --strict`, pipeline and baseline interleaved. "
+        "The baseline builds the very same pages, written out as plain Markdown, with the same theme and extensions "
+        "but no hook and no macros plugin.",
+        "",
+        "| Releases | Pipeline build (s) | Baseline build (s) | Ratio | Peak memory (MiB) | Serve: edit to page (s) "
+        "| Site (MiB) | Largest page | Largest page raw / gzip (KB) | Search index raw / gzip (KB) |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.releases} | {row.pipeline_s:.2f} | {row.baseline_s:.2f} | {row.ratio:.3f} | {row.peak_mib:.0f} | "
+            f"{row.serve_edit_s:.2f} | {row.site_mib:.1f} | `{row.largest_page}` | {row.largest_raw_kb:.0f} / {row.largest_gzip_kb:.0f} "
+            f"| {row.search_raw_kb:.0f} / {row.search_gzip_kb:.0f} |"
+        )
+    lines += ["", f"Real data (the project's own data/): a one-line edit is served rebuilt after {real_latency:.2f} s (budget: 2 s)."]
+    by_size = {row.releases: row for row in rows}
+    if 16 in by_size and 64 in by_size:
+        growth = by_size[64].pipeline_s / by_size[16].pipeline_s
+        lines += ["", f"Growth from 16 to 64 releases: {growth:.2f}x the build time (budget: at most 4.4x)."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Measure every size and write bench/RESULTS.md."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 16, 64])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", type=Path, default=PROJECT / "bench" / "RESULTS.md")
+    args = parser.parse_args()
+    real_latency = real_data_serve_latency(port=8099)
+    print(f"real data: serve edit latency {real_latency:.2f}s", flush=True)
+    rows = []
+    for releases in args.sizes:
+        row = measure(releases, args.runs, port=8100 + releases)
+        print(f"{releases} releases: pipeline {row.pipeline_s:.2f}s, baseline {row.baseline_s:.2f}s, ratio {row.ratio:.3f}", flush=True)
+        rows.append(row)
+    command = "make bench" if args.sizes == [4, 16, 64] and args.runs == 3 else " ".join(["python bench/run.py", *sys.argv[1:]])
+    args.out.write_text(report(rows, args.runs, command, real_latency), encoding="utf-8")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
