@@ -31,8 +31,8 @@ sys.path.insert(0, str(PROJECT))
 from macros.generate import build_nav, generate_site, make_environment, topic_sizes  # noqa: E402
 from macros.indexes import build_lifecycles  # noqa: E402
 from macros.loading import load_atlas  # noqa: E402
+from tests.support.site import copy_site_sources  # noqa: E402
 
-SITE_PARTS = ("mkdocs.yml", "docs", "macros", "overrides", "README.md")
 FEATURES_PER_RELEASE = 60
 CHANGES_PER_RELEASE = 10
 NEW_FEATURES_PER_RELEASE = 20  # the rest carry over from the previous release, so lifecycles span releases
@@ -91,11 +91,7 @@ def synthetic_release(index: int) -> dict:
 
 def make_pipeline_project(root: Path, releases: int) -> Path:
     """A copy of the site whose data/ holds `releases` synthetic release files."""
-    project = root / "pipeline"
-    project.mkdir()
-    for part in SITE_PARTS:
-        source = PROJECT / part
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, project / part)
+    project = copy_site_sources(root / "pipeline", with_data=False)
     (project / "data" / "releases").mkdir(parents=True)
     shutil.copytree(PROJECT / "data" / "schema", project / "data" / "schema")
     shutil.copy(PROJECT / "data" / "topics.yaml", project / "data" / "topics.yaml")
@@ -111,11 +107,7 @@ def make_pipeline_project(root: Path, releases: int) -> Path:
 def real_data_serve_latency(port: int) -> float:
     """The serve edit latency on a copy of the project's own data."""
     with tempfile.TemporaryDirectory() as tmp:
-        project = Path(tmp)
-        for part in (*SITE_PARTS, "data"):
-            source = PROJECT / part
-            (shutil.copytree if source.is_dir() else shutil.copy)(source, project / part)
-        return serve_edit_latency(project, port)
+        return serve_edit_latency(copy_site_sources(Path(tmp), with_data=True), port)
 
 
 def make_baseline_project(root: Path, pipeline: Path) -> Path:

@@ -13,9 +13,8 @@ from macros.loading import load_atlas
 from macros.yamlfile import DataErrors
 
 from ..conftest import MINI_DATA, PROJECT_DIR
+from ..support.site import copy_site_sources
 from .cases import CASES, Case
-
-SITE_PARTS = ("mkdocs.yml", "docs", "macros", "overrides", "README.md")
 
 
 def _bad_data(tmp_path: Path, *cases: Case) -> Path:
@@ -48,11 +47,7 @@ def test_all_errors_of_a_run_are_reported_together(tmp_path):
 
 def _site_with_data(tmp_path: Path, *cases: Case) -> Path:
     """A copy of the whole site whose data is the mini set with the given mistakes."""
-    site = tmp_path / "site-src"
-    site.mkdir()
-    for part in SITE_PARTS:
-        source = PROJECT_DIR / part
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, site / part)
+    site = copy_site_sources(tmp_path / "site-src", with_data=False)
     _bad_data(site, *cases)
     return site
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -13,10 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PROJECT_DIR
-from tests.support.site import PREFIX, free_port
-
-PARTS = ("mkdocs.yml", "docs", "macros", "overrides", "data", "README.md")
+from tests.support.site import PREFIX, copy_site_sources, free_port
 
 
 def _fetch(url: str) -> tuple[int, str]:
@@ -41,9 +37,7 @@ def _wait_for(condition, what: str, timeout: float = 60) -> None:
 @pytest.fixture
 def served_copy(tmp_path):
     """A copy of the project served by `mkdocs serve`, with its log file."""
-    for part in PARTS:
-        source = PROJECT_DIR / part
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / part)
+    copy_site_sources(tmp_path, with_data=True)
     port = free_port()
     log = (tmp_path / "serve.log").open("w")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}

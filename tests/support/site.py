@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -19,6 +20,21 @@ from ..conftest import PROJECT_DIR
 
 PRODUCTION_URL = "https://pytorch-release-atlas.github.io/pytorch-release-atlas/"
 PREFIX = urlsplit(PRODUCTION_URL).path  # "/pytorch-release-atlas/"
+
+
+SITE_SOURCES = ("mkdocs.yml", "docs", "macros", "overrides", "README.md")
+
+
+def copy_site_sources(destination: Path, *, with_data: bool) -> Path:
+    """Copy what MkDocs needs to build the site (and the real data/, if asked) into `destination`."""
+    destination.mkdir(parents=True, exist_ok=True)
+    for part in (*SITE_SOURCES, "data") if with_data else SITE_SOURCES:
+        source = PROJECT_DIR / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, destination / part)
+    return destination
 
 
 @dataclass(frozen=True)
