@@ -9,7 +9,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from . import exports, indexes
 from .markup import fenced, inline, plain
-from .model import CHANGE_KINDS, STABILITY_ORDER, Atlas
+from .model import STABILITY_ORDER, Atlas
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
@@ -23,14 +23,9 @@ class GeneratedSite:
     nav: list
 
 
-def stage_class(stage: str) -> str:
-    """CSS modifier of a stage badge."""
-    return stage.lower()
-
-
 def badge(stage: str) -> str:
     """A stage label that carries its meaning in text, not only in colour."""
-    return f'<span class="atlas-stage atlas-stage--{stage_class(stage)}">{stage}</span>'
+    return f'<span class="atlas-stage atlas-stage--{stage.lower()}">{stage}</span>'
 
 
 def make_environment() -> Environment:
@@ -44,7 +39,7 @@ def make_environment() -> Environment:
         autoescape=False,
     )
     env.filters.update(inline=inline, plain=plain, fenced=fenced, badge=badge, indent_block=_indent_block)
-    env.globals.update(STABILITY_ORDER=STABILITY_ORDER, CHANGE_KINDS=CHANGE_KINDS)
+    env.globals.update(STABILITY_ORDER=STABILITY_ORDER)
     return env
 
 

@@ -53,11 +53,6 @@ class Feature:
     example: Example | None = None
     aliases: tuple[str, ...] = ()
 
-    @property
-    def is_core(self) -> bool:
-        """True for PyTorch itself, False for a companion library."""
-        return self.component == CORE_COMPONENT
-
 
 @dataclass(frozen=True, slots=True)
 class Change:

@@ -55,12 +55,17 @@ def _missing_field(violation: ValidationError) -> str:
     return violation.message.split("'")[1]
 
 
+def _closest(name: object, allowed: list[str]) -> str | None:
+    """The allowed field name a misspelt one most likely meant."""
+    close = difflib.get_close_matches(str(name), allowed, n=1)
+    return close[0] if close else None
+
+
 def _suggestion(violation: ValidationError) -> str | None:
     """The allowed field closest to the first unknown one of an `additionalProperties` violation."""
     allowed = sorted(violation.schema.get("properties", {}))
     unknown = sorted(set(violation.instance) - set(allowed))
-    close = difflib.get_close_matches(str(unknown[0]), allowed, n=1) if unknown else []
-    return close[0] if close else None
+    return _closest(unknown[0], allowed) if unknown else None
 
 
 def _explain(violation: ValidationError, path: tuple, schema: dict) -> tuple[str, tuple]:
@@ -71,10 +76,7 @@ def _explain(violation: ValidationError, path: tuple, schema: dict) -> tuple[str
     if kind == "additionalProperties":
         allowed = sorted(violation.schema.get("properties", {}))
         unknown = sorted(set(found) - set(allowed))
-        hints = []
-        for name in unknown:
-            close = difflib.get_close_matches(str(name), allowed, n=1)
-            hints.append(f"'{name}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+        hints = [f"'{name}'" + (f" (did you mean '{close}'?)" if (close := _closest(name, allowed)) else "") for name in unknown]
         return f"unknown field {', '.join(hints)}; allowed fields: {', '.join(allowed)}", (*path, unknown[0])
     if kind == "enum":
         return f"expected one of {', '.join(map(str, expected))}; found {found!r}", path
