@@ -28,8 +28,7 @@ import yaml
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from macros.generate import build_nav, generate_site, make_environment, topic_sizes  # noqa: E402
-from macros.indexes import build_lifecycles  # noqa: E402
+from macros.generate import build_nav, generate_site  # noqa: E402
 from macros.loading import load_atlas  # noqa: E402
 from tests.support.site import copy_site_sources  # noqa: E402
 
@@ -122,11 +121,9 @@ def make_baseline_project(root: Path, pipeline: Path) -> Path:
     for path, content in {**site.pages, **site.files}.items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
         (docs / path).write_text(content.replace("render_macros: false\n", ""), encoding="utf-8")
-    tables = make_environment()
     home = (docs / "index.md").read_text(encoding="utf-8")
-    home = home.replace("{{ release_table() }}", tables.get_template("_release_table.md.j2").render(atlas=atlas, root=""))
-    sizes = topic_sizes(atlas, build_lifecycles(atlas))
-    home = home.replace("{{ topic_table() }}", tables.get_template("_topic_table.md.j2").render(atlas=atlas, root="", topic_sizes=sizes))
+    for macro, table in site.fragments.items():
+        home = home.replace(f"{{{{ {macro}() }}}}", table)
     (docs / "index.md").write_text(home, encoding="utf-8")
     config = (pipeline / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"\nhooks:\n(  - .*\n)+", "\n", config)

@@ -16,11 +16,13 @@ TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
 @dataclass(frozen=True, slots=True)
 class GeneratedSite:
-    """Markdown pages and other files keyed by their path under docs/, plus the navigation."""
+    """Markdown pages and other files keyed by their path under docs/, the navigation, and the
+    Markdown tables that hand-written pages insert with macros (keyed by macro name)."""
 
     pages: dict[str, str]
     files: dict[str, str]
     nav: list
+    fragments: dict[str, str]
 
 
 def badge(stage: str) -> str:
@@ -65,7 +67,8 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         pages[f"releases/{release.version}.md"] = render(
             "release.md.j2", release=release, sources=sources_by_release[release.version], moved=moved[release.version]
         )
-    pages["topics/index.md"] = render("topics_index.md.j2", topic_sizes=topic_sizes(atlas, lifecycles))
+    sizes = topic_sizes(atlas, lifecycles)
+    pages["topics/index.md"] = render("topics_index.md.j2", topic_sizes=sizes)
     for topic in atlas.topics:
         pages[f"topics/{topic.id}.md"] = render(
             "topic.md.j2",
@@ -92,7 +95,11 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         "feed.xml": exports.atom_feed(atlas, site_url=site_url),
         **exports.schema_files(),
     }
-    return GeneratedSite(pages=pages, files=files, nav=build_nav(atlas))
+    fragments = {
+        "release_table": render("_release_table.md.j2", root=""),
+        "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
+    }
+    return GeneratedSite(pages=pages, files=files, nav=build_nav(atlas), fragments=fragments)
 
 
 def topic_sizes(atlas: Atlas, lifecycles: dict[str, indexes.Lifecycle]) -> dict[str, int]:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
@@ -38,7 +38,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         raise PluginError(str(errors)) from None
     _generated = generate_site(atlas, site_url=config.site_url or "/")
     config.nav = _generated.nav
-    config.extra["atlas"] = atlas
+    config.extra["atlas_fragments"] = _generated.fragments
     return config
 
 
@@ -56,7 +56,7 @@ def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveRel
     def build_or_report(*args, **kwargs) -> None:
         try:
             builder(*args, **kwargs)
-        except Exception:  # the build has already logged the data errors
+        except Abort:  # raised after the build logged its errors (such as data mistakes)
             log.error("The last good site is still being served; fix the data and save to rebuild.")
 
     server.builder = build_or_report
