@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -30,8 +31,12 @@ def badge(stage: str) -> str:
     return f'<span class="atlas-stage atlas-stage--{stage.lower()}">{stage}</span>'
 
 
-def make_environment() -> Environment:
-    """The Jinja environment that renders Markdown templates (no HTML autoescaping: the output is Markdown)."""
+@cache
+def template_environment() -> Environment:
+    """The Jinja environment that renders Markdown templates (no HTML autoescaping: the output is Markdown).
+
+    One per process, so serve rebuilds reuse compiled templates; Jinja recompiles a template whose file changed.
+    """
     env = Environment(
         loader=FileSystemLoader(TEMPLATE_DIR),
         undefined=StrictUndefined,
@@ -53,7 +58,7 @@ def _indent_block(text: str, width: int = 4) -> str:
 
 def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
     """Every generated page and file for this data, keyed by path relative to the docs directory."""
-    env = make_environment()
+    env = template_environment()
     lifecycles = indexes.build_lifecycles(atlas)
     moved = indexes.stage_changes(atlas, lifecycles)
     sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}

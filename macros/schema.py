@@ -1,16 +1,27 @@
-"""Check data against the published JSON Schema and explain each violation in plain words."""
+"""Check data against the published JSON Schema and explain each violation in plain words.
+
+A compiled validator (fastjsonschema) decides whether a file is valid; only an invalid file goes
+through jsonschema, which lists every violation with its path for the explanations below.
+jsonschema is imported on that path only: importing it and walking a valid file with it cost
+more than the rest of loading.
+"""
 
 from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+import fastjsonschema
 
 from .yamlfile import DataError, YamlDocument
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "data" / "schema"
 
@@ -31,14 +42,28 @@ def load_schema(name: str) -> dict:
 
 
 @cache
-def _validator(name: str) -> Draft202012Validator:
+def _compiled_check(name: str) -> Callable[[object], object]:
+    """A fast validator for this schema that raises on the first violation."""
+    return fastjsonschema.compile(load_schema(name))
+
+
+@cache
+def _explaining_validator(name: str) -> Draft202012Validator:
+    """A jsonschema validator for this schema, which reports every violation with its path."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(name))
 
 
 def schema_errors(document: YamlDocument, schema_name: str, display_name: str) -> list[DataError]:
     """Every schema violation of a parsed file, one readable error each."""
+    try:
+        _compiled_check(schema_name)(document.data)
+        return []
+    except fastjsonschema.JsonSchemaException:
+        pass
     schema = load_schema(schema_name)
-    violations = list(_validator(schema_name).iter_errors(document.data))
+    violations = list(_explaining_validator(schema_name).iter_errors(document.data))
     misspelt = {(tuple(v.absolute_path), _suggestion(v)) for v in violations if v.validator == "additionalProperties"}
     errors = []
     for violation in violations:
