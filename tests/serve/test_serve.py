@@ -1,4 +1,4 @@
-"""`mkdocs serve` rebuilds on data and template edits, survives a bad edit, and recovers by itself."""
+"""`mkdocs serve` rebuilds on data, template and theme edits, survives a bad edit, and recovers by itself."""
 
 from __future__ import annotations
 
@@ -74,6 +74,10 @@ def test_serve_follows_data_and_template_edits_and_survives_bad_data(served_copy
 
     _edit(project / "macros/templates/release.md.j2", "## Release facts", "## Release facts, edited")
     _wait_for(lambda: "Release facts, edited" in _fetch(page)[1], "the template edit to show")
+
+    # Theme templates are compiled once per serve session; an edited override must still be picked up.
+    _edit(project / "overrides/main.html", 'title="{{ config.site_name }}: releases"', 'title="{{ config.site_name }}: edited feed"')
+    _wait_for(lambda: "PyTorch Release Atlas: edited feed" in _fetch(page)[1], "the theme override edit to show")
 
     _edit(release_file, "stability: Beta", "stability: Betta")
     _wait_for(lambda: "stability: expected one of" in log.read_text(), "the data error in the log")
