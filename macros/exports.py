@@ -18,6 +18,12 @@ def release_url(site_url: str, version: str, anchor: str = "") -> str:
     return f"{site_url}releases/{version}/" + (f"#{anchor}" if anchor else "")
 
 
+def site_path(doc_path: str) -> str:
+    """The site path of a docs page, keeping its anchor: `releases/1.10.md#x` -> `releases/1.10/#x`."""
+    page, _, anchor = doc_path.partition("#")
+    return page.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
+
+
 def _fact(fact: Sourced | None, key: str) -> dict | None:
     """A sourced fact as JSON."""
     if fact is None:
@@ -97,7 +103,7 @@ def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: s
                 "title": lc.title,
                 "component": lc.component,
                 "topics": list(lc.topics),
-                "url": f"{site_url}features/{lc.id}/",
+                "url": site_url + site_path(lc.doc_path),
                 "stages": [{"version": s.version, "stage": s.stage, "url": release_url(site_url, s.version, lc.id)} for s in lc.stages],
             }
             for lc in lifecycles.values()

@@ -11,6 +11,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from . import exports, indexes
 from .markup import fenced, inline, plain
 from .model import STABILITY_ORDER, Atlas
+from .permalinks import redirect_page
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
@@ -45,7 +46,7 @@ def template_environment() -> Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    env.filters.update(inline=inline, plain=plain, fenced=fenced, badge=badge, indent_block=_indent_block)
+    env.filters.update(inline=inline, plain=plain, fenced=fenced, badge=badge, indent_block=_indent_block, site_path=exports.site_path)
     env.globals.update(STABILITY_ORDER=STABILITY_ORDER)
     return env
 
@@ -82,8 +83,13 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
             entries=indexes.topic_entries(atlas, topic.id),
         )
     pages["features/index.md"] = render("features_index.md.j2")
+    files = {}
     for lifecycle in lifecycles.values():
-        pages[f"features/{lifecycle.id}.md"] = render("feature.md.j2", lifecycle=lifecycle)
+        if lifecycle.has_history:
+            pages[f"features/{lifecycle.id}.md"] = render("feature.md.j2", lifecycle=lifecycle)
+        else:  # mentioned by one release only: the feature's own address leads to that entry
+            target = "/" + exports.site_path(lifecycle.doc_path)
+            files[f"features/{lifecycle.id}/index.html"] = redirect_page(f"/features/{lifecycle.id}/", target)
     pages["matrix.md"] = render(
         "matrix.md.j2",
         stages=[s for s in indexes.STAGE_ORDER if s in {st.stage for lc in lifecycles.values() for st in lc.stages}],
@@ -95,7 +101,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         python_lookup=indexes.platform_lookup(atlas, "python"),
         cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
     )
-    files = {
+    files |= {
         "api/releases.json": exports.releases_json(atlas, lifecycles, site_url=site_url),
         "feed.xml": exports.atom_feed(atlas, site_url=site_url),
         **exports.schema_files(),

@@ -37,6 +37,16 @@ class Lifecycle:
         """The most recent stage."""
         return self.stages[-1]
 
+    @property
+    def has_history(self) -> bool:
+        """Whether more than one release mentions the feature; only then does it get a page of its own."""
+        return len(self.stages) > 1
+
+    @property
+    def doc_path(self) -> str:
+        """Where the feature is described: its history page, or else its entry on its one release page."""
+        return f"features/{self.id}.md" if self.has_history else f"releases/{self.stages[0].version}.md#{self.id}"
+
     def stage_in(self, version: str) -> str | None:
         """The stage in one release, or None if that release does not mention the feature."""
         return next((s.stage for s in self.stages if s.version == version), None)

@@ -81,16 +81,18 @@ def registry_errors(atlas: Atlas, data_dir: Path) -> list[DataError]:
 
 def redirect_pages(data_dir: Path) -> dict[str, str]:
     """An HTML page at each redirected path that sends the reader on to the new page."""
-    pages = {}
-    for old, new in read_redirects(data_dir).items():
-        depth = old.strip("/").count("/") + 1
-        target = html.escape("../" * depth + new.lstrip("/"), quote=True)
-        pages[f"{old.lstrip('/')}index.html"] = (
-            '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
-            f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
-            f'<meta name="robots" content="noindex"></head><body><p>This page moved to <a href="{target}">{target}</a>.</p></body></html>\n'
-        )
-    return pages
+    return {f"{old.lstrip('/')}index.html": redirect_page(old, new) for old, new in read_redirects(data_dir).items()}
+
+
+def redirect_page(old: str, new: str) -> str:
+    """The HTML served at site path `old` (such as `/features/x/`) that sends the reader on to `new`."""
+    depth = old.strip("/").count("/") + 1
+    target = html.escape("../" * depth + new.lstrip("/"), quote=True)
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
+        f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
+        f'<meta name="robots" content="noindex"></head><body><p>This page moved to <a href="{target}">{target}</a>.</p></body></html>\n'
+    )
 
 
 def write_registry(data_dir: Path, atlas: Atlas) -> int:

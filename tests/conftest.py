@@ -32,13 +32,27 @@ def real_atlas() -> Atlas:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The real site, built once with `mkdocs build --strict` and served on loopback under its path prefix."""
+    yield from _built_and_served(tmp_path_factory.mktemp("served"), PROJECT_DIR)
+
+
+@pytest.fixture(scope="session")
+def mini_site(tmp_path_factory):
+    """The site built from the mini data set, whose features have histories of several releases."""
+    from tests.support.site import copy_mini_data, copy_site_sources
+
+    project = copy_site_sources(tmp_path_factory.mktemp("mini-sources"), with_data=False)
+    copy_mini_data(project / "data")
+    yield from _built_and_served(tmp_path_factory.mktemp("mini-served"), project)
+
+
+def _built_and_served(root: Path, project: Path):
+    """Build `project` with `mkdocs build --strict` into `root` under the path prefix, and serve it while in use."""
     from tests.support.site import PREFIX, BuiltSite, build_site, free_port, serve
 
-    root = tmp_path_factory.mktemp("served")
     files = root / PREFIX.strip("/")
     port = free_port()
     base_url = f"http://127.0.0.1:{port}{PREFIX}"
-    result = build_site(files, base_url)
+    result = build_site(files, base_url, project=project)
     assert result.returncode == 0, result.stdout + result.stderr
     with serve(root, port) as url:
         assert url == base_url

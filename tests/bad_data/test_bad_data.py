@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,16 +11,13 @@ import pytest
 from macros.loading import load_atlas
 from macros.yamlfile import DataErrors
 
-from ..conftest import MINI_DATA, PROJECT_DIR
-from ..support.site import copy_site_sources
+from ..support.site import copy_mini_data, copy_site_sources
 from .cases import CASES, Case
 
 
 def _bad_data(tmp_path: Path, *cases: Case) -> Path:
     """A copy of the mini data set with the given mistakes applied."""
-    data_dir = tmp_path / "data"
-    shutil.copytree(MINI_DATA, data_dir)
-    shutil.copytree(PROJECT_DIR / "data" / "schema", data_dir / "schema")
+    data_dir = copy_mini_data(tmp_path / "data")
     for case in cases:
         case.apply(data_dir)
     return data_dir

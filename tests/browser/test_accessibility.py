@@ -31,9 +31,10 @@ def _serious_violations(page) -> list[str]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_serious_axe_violation_on_any_page(new_visit, scheme):
+def test_no_serious_axe_violation_on_any_page(new_visit, mini_site, scheme):
     tab = new_visit(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-    urls = [*_nav_urls(tab), tab.base_url + "features/cuda-graphs/", tab.base_url + "releases/0.1/"]
+    # The real data has no feature in several releases yet, so a feature history page comes from the mini data set.
+    urls = [*_nav_urls(tab), mini_site.base_url + "features/alpha/", tab.base_url + "releases/0.1/"]
     found = []
     for url in urls:
         tab.page.goto(url, wait_until="load")

@@ -6,11 +6,13 @@ import re
 
 import pytest
 
+from macros.indexes import build_lifecycles
 from macros.loading import load_atlas
 from tests.browser.conftest import in_view
 from tests.conftest import REAL_DATA
 
 ATLAS = load_atlas(REAL_DATA)
+LIFECYCLES = build_lifecycles(ATLAS)
 DEEP_LINKS = [("1.10", "cuda-graphs"), ("1.7", "torch-fft"), ("1.12", "mps-backend"), ("1.4", "rpc-framework")]
 
 
@@ -22,6 +24,14 @@ def test_cold_deep_link_shows_and_marks_the_feature(visit, version, feature_id):
     assert visit.page.evaluate("() => document.querySelector(':target')?.id") == feature_id
     outline = visit.page.evaluate("id => getComputedStyle(document.getElementById(id)).outlineStyle", feature_id)
     assert outline != "none", "the targeted heading is visibly marked"
+    assert not visit.console_errors
+
+
+def test_the_address_of_a_feature_from_one_release_leads_to_its_entry(visit):
+    assert [stage.version for stage in LIFECYCLES["cuda-graphs"].stages] == ["1.10"]
+    visit.open("features/cuda-graphs/")
+    visit.page.wait_for_url(re.compile(r"/releases/1\.10/#cuda-graphs$"))
+    assert in_view(visit.page, "cuda-graphs")
     assert not visit.console_errors
 
 

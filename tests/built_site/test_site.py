@@ -10,7 +10,9 @@ from urllib.parse import urljoin, urlsplit
 import feedparser
 import pytest
 
+from macros import indexes
 from macros.loading import load_atlas
+from macros.permalinks import read_redirects
 from tests.conftest import REAL_DATA
 from tests.support.html import parse
 from tests.support.site import PREFIX
@@ -19,7 +21,19 @@ ATLAS = load_atlas(REAL_DATA)
 
 
 def _html_pages(site) -> list[Path]:
-    return sorted(site.files.rglob("*.html"))
+    """Every page the theme rendered; redirect pages, which only send the reader on, are left out."""
+    redirects = _redirect_pages(site)
+    return sorted(page for page in site.files.rglob("*.html") if page not in redirects)
+
+
+def _redirect_pages(site) -> dict[Path, str]:
+    """Each redirect page and the address it sends the reader to."""
+    found = {}
+    for page in site.files.rglob("*.html"):
+        refresh = [e.attrs["content"] for e in parse(page).elements if e.tag == "meta" and e.attrs.get("http-equiv") == "refresh"]
+        if refresh:
+            found[page] = refresh[0].split("url=", 1)[1]
+    return found
 
 
 def _resolve(site, page: Path, href: str) -> tuple[Path, str] | None:
@@ -190,6 +204,18 @@ def test_data_text_is_never_executed(built_site):
             assert not element.attrs.get("href", "").lower().startswith("javascript:"), (page, element)
         inline_scripts = [e for e in parsed.elements if e.tag == "script" and "src" not in e.attrs]
         assert len(inline_scripts) == theme_scripts, page  # only the theme's own inline scripts
+
+
+def test_a_feature_from_one_release_has_an_address_that_leads_to_its_entry(built_site):
+    redirects = _redirect_pages(built_site)
+    single = [lc for lc in indexes.build_lifecycles(ATLAS).values() if not lc.has_history]
+    assert single, "the real data has features that one release mentions"
+    for lifecycle in single:
+        stub = built_site.page(f"features/{lifecycle.id}/")
+        file, fragment = _resolve(built_site, stub, redirects[stub])
+        assert (file, fragment) == (built_site.page(f"releases/{lifecycle.stages[0].version}/"), lifecycle.id)
+        assert fragment in parse(file).ids
+    assert len(redirects) == len(single) + len(read_redirects(REAL_DATA))
 
 
 def test_every_registered_url_exists_in_the_built_site(built_site):

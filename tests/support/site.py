@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..conftest import PROJECT_DIR
+from ..conftest import MINI_DATA, PROJECT_DIR
 
 PRODUCTION_URL = "https://pytorch-release-atlas.github.io/pytorch-release-atlas/"
 PREFIX = urlsplit(PRODUCTION_URL).path  # "/pytorch-release-atlas/"
@@ -35,6 +35,13 @@ def copy_site_sources(destination: Path, *, with_data: bool) -> Path:
         else:
             shutil.copy(source, destination / part)
     return destination
+
+
+def copy_mini_data(data_dir: Path) -> Path:
+    """The mini fixture data set, with the project's schemas, as `data_dir`."""
+    shutil.copytree(MINI_DATA, data_dir)
+    shutil.copytree(PROJECT_DIR / "data" / "schema", data_dir / "schema")
+    return data_dir
 
 
 @dataclass(frozen=True)
@@ -59,11 +66,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def build_site(destination: Path, site_url: str, **extra_env: str) -> subprocess.CompletedProcess:
-    """Run `mkdocs build --strict` exactly as a person would, into `destination`."""
+def build_site(destination: Path, site_url: str, *, project: Path = PROJECT_DIR, **extra_env: str) -> subprocess.CompletedProcess:
+    """Run `mkdocs build --strict` in `project` exactly as a person would, into `destination`."""
     env = {**os.environ, "SITE_URL": site_url, "NO_MKDOCS_2_WARNING": "1", **extra_env}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--clean", "-d", str(destination)]
-    return subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

@@ -23,6 +23,9 @@ def test_json_export_matches_the_model(mini_atlas):
     assert first["features"][0]["url"] == SITE + "releases/2.0/#alpha"
     alpha = next(lc for lc in data["lifecycles"] if lc["id"] == "alpha")
     assert [(s["version"], s["stage"]) for s in alpha["stages"]] == [("2.0", "Prototype"), ("2.1", "Beta"), ("2.10", "Stable")]
+    urls = {lc["id"]: lc["url"] for lc in data["lifecycles"]}
+    assert urls["alpha"] == SITE + "features/alpha/"
+    assert urls["delta"] == SITE + "releases/2.10/#delta"  # in one release only: its entry there
 
 
 def test_atom_feed_is_valid_and_newest_first(mini_atlas):
