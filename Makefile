@@ -26,7 +26,7 @@ lint: $(VENV)/.installed-test
 published: $(VENV)/.installed  ## Record every URL the site now publishes in data/published.txt (run when publishing)
 	$(PYTHON) -m macros.permalinks data
 
-bench: $(VENV)/.installed-test  ## Run the build and page-weight benchmarks; writes bench/RESULTS.md
+bench: $(VENV)/.installed-test browser  ## Run the build, serve and page-weight benchmarks (about 15 min); writes bench/RESULTS.md
 	$(PYTHON) bench/run.py
 
 browser:  ## Debian's Chromium for the browser tests (installed once, needs root or sudo)

@@ -20,9 +20,9 @@ BENCH = Path(__file__).resolve().parent
 PROJECT = BENCH.parent
 sys.path.insert(0, str(PROJECT))
 
+from tests.support.chromium import CHROMIUM, MISSING  # noqa: E402
 from tests.support.site import PREFIX, build_site, free_port, serve  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
 LIGHTHOUSE = BENCH / "node_modules" / ".bin" / "lighthouse"
 CHROME_FLAGS = (
     "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
@@ -43,7 +43,7 @@ CONTENT_AUDITS = {"dom-size", "dom-size-insight"}  # the size of the page the pr
 def ensure_tools() -> None:
     """Install the pinned Lighthouse if bench/node_modules is missing; stop with a clear message if Chromium is missing."""
     if not CHROMIUM.exists():
-        sys.exit(f"{CHROMIUM} is missing: apt-get install chromium")
+        sys.exit(MISSING)
     if not LIGHTHOUSE.exists():
         subprocess.run(["npm", "ci", "--prefix", str(BENCH)], check=True)
 

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
+from tests.support.chromium import CHROMIUM, MISSING, launch_chromium
 
 IN_VIEW = """id => { const e = document.getElementById(id); if (!e) return false;
                       const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
@@ -39,9 +28,9 @@ def in_view(page, element_id: str) -> bool:
 def browser():
     """One headless Chromium for the whole run."""
     if not CHROMIUM.exists():
-        pytest.fail("Debian's Chromium is missing: run `make test` (it installs it) or `apt-get install chromium`.")
+        pytest.fail(MISSING)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        browser = launch_chromium(playwright)
         yield browser
         browser.close()
 
