@@ -1,4 +1,4 @@
-"""MkDocs hook: load the data, add the generated pages and files, build the nav, watch the data."""
+"""MkDocs hook: load the data, add the generated pages and files, build the nav; keep serve rebuilds quick."""
 
 from __future__ import annotations
 
