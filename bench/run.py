@@ -343,7 +343,8 @@ def report(rows: list[Row], runs: int, command: str, real_latencies: list[float]
             f"| {row.search_raw_kb:.0f} / {row.search_gzip_kb:.0f} |"
         )
     timings = ", ".join(f"{seconds:.2f}" for seconds in real_latencies)
-    lines += ["", f"Real data (the project's own `data/`), {len(real_latencies)} edits under `mkdocs serve`: {timings} s.", ""]
+    edits = f"{len(real_latencies)} edit" + ("s" if len(real_latencies) != 1 else "")
+    lines += ["", f"Real data (the project's own `data/`), {edits} under `mkdocs serve`: {timings} s.", ""]
     lines += ["## Budgets", "", "| Budget | This run |", "| --- | --- |"]
     lines += [f"| {budget} | {result} |" for budget, result in budgets(rows, real_latencies)]
     lines += ["", "How the figures were brought within budget, with profiles and before/after numbers: [PROFILE.md](PROFILE.md)."]
