@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from macros.loading import load_atlas
 from macros.permalinks import current_urls, read_registry, redirect_pages, write_registry
-from tests.conftest import MINI_DATA, PROJECT_DIR, REAL_DATA
+from tests.conftest import PROJECT_DIR, REAL_DATA
+from tests.support.site import copy_mini_data
 
 
 @pytest.fixture
 def mini_copy(tmp_path):
-    data = tmp_path / "data"
-    shutil.copytree(MINI_DATA, data)
-    return data
+    return copy_mini_data(tmp_path / "data")
 
 
 def test_a_renamed_feature_with_its_old_id_as_alias_still_builds(mini_copy):
