@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from dataclasses import fields, is_dataclass
 
 from .indexes import Lifecycle
-from .model import Atlas, Change, Feature, Release, Sourced
+from .model import Atlas, Release
 from .schema import SCHEMA_DIR
 
 SITE_NAME = "PyTorch Release Atlas"
 ATOM_NS = "http://www.w3.org/2005/Atom"
+PLATFORM_FIELDS = ("python", "cuda", "rocm", "macos")
 
 
 def release_url(site_url: str, version: str, anchor: str = "") -> str:
@@ -24,69 +26,23 @@ def site_path(doc_path: str) -> str:
     return page.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
 
 
-def _fact(fact: Sourced | None, key: str) -> dict | None:
-    """A sourced fact as JSON."""
-    if fact is None:
-        return None
-    value = {key: fact.value, "source": fact.source}
-    if key == "count":
-        value["more_than"] = fact.more_than
+def as_data(value: object) -> object:
+    """A model object as plain JSON data, field by field: the one encoder of the model."""
+    if is_dataclass(value):
+        return {item.name: as_data(getattr(value, item.name)) for item in fields(value)}
+    if isinstance(value, tuple):
+        return [as_data(item) for item in value]
     return value
 
 
-def _feature(feature: Feature, release: Release, site_url: str) -> dict:
-    """One feature as JSON."""
-    return {
-        "id": feature.id,
-        "title": feature.title,
-        "stability": feature.stability,
-        "component": feature.component,
-        "topics": list(feature.topics),
-        "summary": feature.summary,
-        "details": feature.details or None,
-        "example": feature.example.code if feature.example else None,
-        "aliases": list(feature.aliases),
-        "sources": list(feature.sources),
-        "url": release_url(site_url, release.version, feature.id),
-    }
-
-
-def _change(change: Change, release: Release, site_url: str) -> dict:
-    """One change as JSON."""
-    return {
-        "id": change.id,
-        "kind": change.kind,
-        "title": change.title,
-        "component": change.component,
-        "topics": list(change.topics),
-        "summary": change.summary,
-        "before": change.before or None,
-        "after": change.after or None,
-        "sources": list(change.sources),
-        "url": release_url(site_url, release.version, change.id),
-    }
-
-
 def _release(release: Release, site_url: str) -> dict:
-    """One release as JSON."""
-    return {
-        "version": release.version,
-        "title": release.title or None,
-        "summary": release.summary,
-        "url": release_url(site_url, release.version),
-        "released": _fact(release.released, "date"),
-        "commits": _fact(release.commits, "count"),
-        "contributors": _fact(release.contributors, "count"),
-        "platforms": {
-            "python": _fact(release.python, "versions"),
-            "cuda": _fact(release.cuda, "versions"),
-            "macos": _fact(release.macos, "minimum"),
-        },
-        "highlights": list(release.highlights),
-        "features": [_feature(f, release, site_url) for f in release.features],
-        "changes": [_change(c, release, site_url) for c in release.changes],
-        "sources": [{"url": s.url, "title": s.title} for s in release.sources],
-    }
+    """One release as JSON: its data, with the URL of the release and of each feature and change."""
+    document = as_data(release)
+    document["platforms"] = {key: document.pop(key) for key in PLATFORM_FIELDS}
+    for kind in ("features", "changes"):
+        for item in document[kind]:
+            item["url"] = release_url(site_url, release.version, item["id"])
+    return {"url": release_url(site_url, release.version), **document}
 
 
 def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: str) -> str:
@@ -96,7 +52,8 @@ def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: s
         "site": site_url,
         "schema": f"{site_url}api/release.schema.json",
         "releases": [_release(r, site_url) for r in atlas.releases],
-        "topics": [{"id": t.id, "title": t.title, "intro": t.intro, "url": f"{site_url}topics/{t.id}/"} for t in atlas.topics],
+        "topics": [{**as_data(t), "url": f"{site_url}topics/{t.id}/"} for t in atlas.topics],
+        "labels": as_data(atlas.labels),
         "lifecycles": [
             {
                 "id": lc.id,

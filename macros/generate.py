@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -10,7 +12,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from . import exports, indexes
 from .markup import fenced, inline, plain
-from .model import STABILITY_ORDER, Atlas
+from .model import Atlas, Labels
 from .permalinks import redirect_page
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -27,9 +29,16 @@ class GeneratedSite:
     fragments: dict[str, str]
 
 
-def badge(stage: str) -> str:
-    """A stage label that carries its meaning in text, not only in colour."""
-    return f'<span class="atlas-stage atlas-stage--{stage.lower()}">{stage}</span>'
+def badge_maker(labels: Labels) -> Callable[[str], str]:
+    """The `badge` filter: a stage in text and colour, whose tooltip says what the stage means."""
+    meanings = {name: " ".join(label.meaning.split()) for name in labels.order if (label := labels.label(name))}
+    meanings |= {"Deprecated": "A later release deprecated the feature.", "Removed": "A later release removed the feature."}
+
+    def badge(stage: str) -> str:
+        title = html.escape(meanings.get(stage, ""), quote=True)
+        return f'<span class="atlas-stage atlas-stage--{stage.lower()}" title="{title}">{stage}</span>'
+
+    return badge
 
 
 @cache
@@ -46,8 +55,7 @@ def template_environment() -> Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    env.filters.update(inline=inline, plain=plain, fenced=fenced, badge=badge, indent_block=_indent_block, site_path=exports.site_path)
-    env.globals.update(STABILITY_ORDER=STABILITY_ORDER)
+    env.filters.update(inline=inline, plain=plain, fenced=fenced, indent_block=_indent_block, site_path=exports.site_path)
     return env
 
 
@@ -60,10 +68,11 @@ def _indent_block(text: str, width: int = 4) -> str:
 def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
     """Every generated page and file for this data, keyed by path relative to the docs directory."""
     env = template_environment()
+    env.filters["badge"] = badge_maker(atlas.labels)  # set per build: the labels are data
     lifecycles = indexes.build_lifecycles(atlas)
     moved = indexes.stage_changes(atlas, lifecycles)
     sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
-    common = {"atlas": atlas, "lifecycles": lifecycles}
+    common = {"atlas": atlas, "lifecycles": lifecycles, "label_order": atlas.labels.order}
 
     def render(template: str, **context: object) -> str:
         return env.get_template(template).render(**common, **context)
@@ -79,7 +88,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         pages[f"topics/{topic.id}.md"] = render(
             "topic.md.j2",
             topic=topic,
-            topic_lifecycles=indexes.topic_lifecycles(lifecycles, topic.id),
+            topic_lifecycles=indexes.topic_lifecycles(atlas, lifecycles, topic.id),
             entries=indexes.topic_entries(atlas, topic.id),
         )
     pages["features/index.md"] = render("features_index.md.j2")
@@ -92,7 +101,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
             files[f"features/{lifecycle.id}/index.html"] = redirect_page(f"/features/{lifecycle.id}/", target)
     pages["matrix.md"] = render(
         "matrix.md.j2",
-        stages=[s for s in indexes.STAGE_ORDER if s in {st.stage for lc in lifecycles.values() for st in lc.stages}],
+        stages=[s for s in indexes.stage_order(atlas) if s in {st.stage for lc in lifecycles.values() for st in lc.stages}],
         components=sorted({lc.component for lc in lifecycles.values()}),
     )
     pages["upgrade.md"] = render("upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles))
@@ -100,6 +109,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         "platforms.md.j2",
         python_lookup=indexes.platform_lookup(atlas, "python"),
         cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
+        rocm_lookup=indexes.platform_lookup(atlas, "rocm"),
     )
     files |= {
         "api/releases.json": exports.releases_json(atlas, lifecycles, site_url=site_url),
@@ -115,7 +125,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
 
 def topic_sizes(atlas: Atlas, lifecycles: dict[str, indexes.Lifecycle]) -> dict[str, int]:
     """Number of tracked features per topic."""
-    return {t.id: len(indexes.topic_lifecycles(lifecycles, t.id)) for t in atlas.topics}
+    return {t.id: len(indexes.topic_lifecycles(atlas, lifecycles, t.id)) for t in atlas.topics}
 
 
 def build_nav(atlas: Atlas) -> list:

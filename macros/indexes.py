@@ -8,10 +8,9 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from .model import STABILITY_ORDER, Atlas, Change, Feature, Release
+from .model import Atlas, Change, Feature, Release
 
 END_STAGES = {"deprecation": "Deprecated", "removal": "Removed"}
-STAGE_ORDER = (*STABILITY_ORDER, *END_STAGES.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,7 @@ def build_lifecycles(atlas: Atlas) -> dict[str, Lifecycle]:
                 entries[change.id].append((release, change))
     lifecycles = {}
     for feature_id, appearances in entries.items():
-        appearances.sort(key=lambda pair: pair[0].key)
+        appearances.sort(key=lambda pair: pair[0].number)
         features = [item for _, item in appearances if isinstance(item, Feature)]
         latest = features[-1]
         lifecycles[feature_id] = Lifecycle(
@@ -126,13 +125,19 @@ def upgrade_path(steps: tuple[UpgradeStep, ...], start: str, target: str) -> tup
     low, high = Version(start), Version(target)
     if low >= high:
         raise ValueError(f"an upgrade goes from an older release to a newer one, not {start} -> {target}")
-    return tuple(step for step in steps if low < step.release.key <= high)
+    return tuple(step for step in steps if low < step.release.number <= high)
 
 
-def topic_lifecycles(lifecycles: dict[str, Lifecycle], topic_id: str) -> list[Lifecycle]:
+def stage_order(atlas: Atlas) -> tuple[str, ...]:
+    """Every stage a lifecycle can show, most stable first: the label words, then the end stages."""
+    return (*atlas.labels.order, *END_STAGES.values())
+
+
+def topic_lifecycles(atlas: Atlas, lifecycles: dict[str, Lifecycle], topic_id: str) -> list[Lifecycle]:
     """The lifecycles on one topic: latest release first, then by stage, then by title."""
+    order = stage_order(atlas)
     chosen = [lc for lc in lifecycles.values() if topic_id in lc.topics]
-    by_stage = sorted(chosen, key=lambda lc: (STAGE_ORDER.index(lc.latest.stage), lc.title.lower()))
+    by_stage = sorted(chosen, key=lambda lc: (order.index(lc.latest.stage), lc.title.lower()))
     return sorted(by_stage, key=lambda lc: Version(lc.latest.version), reverse=True)
 
 
@@ -148,10 +153,11 @@ def topic_entries(atlas: Atlas, topic_id: str) -> list[tuple[Release, list[Featu
 
 
 def platform_lookup(atlas: Atlas, platform: str) -> dict[str, list[str]]:
-    """From each Python or CUDA version to the releases whose binaries support it (both sorted numerically)."""
+    """From each Python, CUDA or ROCm version to the releases with binaries for it, counting patch releases (sorted numerically)."""
     table: dict[str, list[str]] = defaultdict(list)
     for release in atlas.releases:
         fact = getattr(release, platform)
-        for version in fact.value if fact else ():
+        versions = [*(fact.versions if fact else ()), *(v for patch in release.patches for v in getattr(patch, platform))]
+        for version in dict.fromkeys(versions):
             table[version].append(release.version)
     return {version: table[version] for version in sorted(table, key=Version)}

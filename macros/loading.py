@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
 from pathlib import Path
+from types import UnionType
+from typing import TypeVar, Union, get_args, get_origin, get_type_hints
 
 from packaging.version import Version
 
 from .markup import markup_problem
-from .model import CORE_COMPONENT, Atlas, Change, Example, Feature, Release, Source, Sourced, Topic
+from .model import Atlas, Labels, LabelScheme, Release, Topic
 from .permalinks import registry_errors
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
 
-RESERVED_IDS = frozenset(
-    {"release-facts", "highlights", "features", "changes", "sources", "platforms"}
-    | {f"{level}-features" for level in ("stable", "beta", "prototype", "experimental", "unlabeled")}
-)
-_TEXT_FIELDS = ("title", "summary", "details", "caption", "intro")
+SECTION_IDS = frozenset({"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"})
+_TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,7 @@ def load_atlas(data_dir: Path) -> Atlas:
     """Read data/topics.yaml and data/releases/*.yaml; raise DataErrors listing every mistake."""
     errors: list[DataError] = []
     topics = _load_topics(data_dir, errors)
+    labels = _load_labels(data_dir, errors)
     topic_ids = {topic.id for topic in topics}
     releases: dict[Version, tuple[str, Release]] = {}
     release_dir = data_dir / "releases"
@@ -48,19 +50,19 @@ def load_atlas(data_dir: Path) -> Atlas:
             continue
         if path.suffix != ".yaml":
             continue
-        release = _load_release(path, name, topic_ids, errors)
+        release = _load_release(path, name, topic_ids, labels, errors)
         if release is None:
             continue
-        if release.key in releases:
-            other = releases[release.key][0]
+        if release.number in releases:
+            other = releases[release.number][0]
             message = f"version {release.version} is already defined by {other}; keep one file per release"
             errors.append(DataError(name, message, None, ("version",)))
             continue
-        releases[release.key] = (name, release)
+        releases[release.number] = (name, release)
     if errors:
         raise DataErrors(errors)
     ordered = tuple(release for _, (_, release) in sorted(releases.items()))
-    atlas = Atlas(releases=ordered, topics=tuple(topics))
+    atlas = Atlas(releases=ordered, topics=tuple(topics), labels=labels)
     broken_links = registry_errors(atlas, data_dir)
     if broken_links:
         raise DataErrors(broken_links)
@@ -83,7 +85,25 @@ def _load_topics(data_dir: Path, errors: list[DataError]) -> list[Topic]:
     report = _FileReport(name, document, errors)
     _check_unique([t["id"] for t in raw_topics], ("topics",), "topic id", report)
     _check_text(report)
-    return [Topic(id=t["id"], title=t["title"], intro=t["intro"]) for t in raw_topics]
+    return [structure(Topic, raw) for raw in raw_topics]
+
+
+def _load_labels(data_dir: Path, errors: list[DataError]) -> Labels:
+    """Read and validate data/labels.yaml: the stability words of each era of announcements."""
+    path = data_dir / "labels.yaml"
+    name = _display_name(path, data_dir)
+    document = _read_valid(path, name, "labels.schema.json", errors)
+    if document is None:
+        return Labels(schemes=())
+    report = _FileReport(name, document, errors)
+    raw_schemes = document.data["schemes"]
+    _check_unique([s["id"] for s in raw_schemes], ("schemes",), "scheme id", report)
+    _check_text(report)
+    schemes = tuple(structure(LabelScheme, raw) for raw in raw_schemes)
+    for index, (older, newer) in enumerate(itertools.pairwise(schemes)):
+        if not older.last or Version(older.last) >= Version(newer.first):
+            report.error(("schemes", index, "last"), f"scheme '{older.id}' must end before '{newer.id}' starts at {newer.first}")
+    return Labels(schemes=schemes)
 
 
 def _read_valid(path: Path, name: str, schema_name: str, errors: list[DataError]) -> YamlDocument | None:
@@ -97,7 +117,7 @@ def _read_valid(path: Path, name: str, schema_name: str, errors: list[DataError]
     return None if found or read_errors else document
 
 
-def _load_release(path: Path, name: str, topic_ids: set[str], errors: list[DataError]) -> Release | None:
+def _load_release(path: Path, name: str, topic_ids: set[str], labels: Labels, errors: list[DataError]) -> Release | None:
     """Read, validate and convert one release file."""
     document = _read_valid(path, name, "release.schema.json", errors)
     if document is None:
@@ -108,11 +128,12 @@ def _load_release(path: Path, name: str, topic_ids: set[str], errors: list[DataE
     if path.stem != version:
         report.error(("version",), f'the file name says {path.stem} but the version is "{version}"; name the file {version}.yaml')
     _check_date(report)
-    _check_ids(report)
+    _check_ids(report, _reserved_ids(labels))
     _check_sources(report)
     _check_topics(report, topic_ids)
+    _check_labels(report, labels)
     _check_text(report)
-    return None if len(errors) > before else _build_release(document.data)
+    return None if len(errors) > before else structure(Release, document.data)
 
 
 def _check_date(report: _FileReport) -> None:
@@ -124,7 +145,25 @@ def _check_date(report: _FileReport) -> None:
         report.error(("released", "date"), f"{text} is not a real calendar date")
 
 
-def _check_ids(report: _FileReport) -> None:
+def _check_labels(report: _FileReport, labels: Labels) -> None:
+    """Every feature carries a word of the labeling scheme its release used, or Unlabeled."""
+    version = report.document.data["version"]
+    scheme = labels.scheme_for(version)
+    allowed = [label.name for label in scheme.labels] if scheme else []
+    allowed.append(labels.unlabeled.name)
+    era = f"PyTorch {version} announcements use " + (f"the scheme '{scheme.title}'" if scheme else "no scheme in data/labels.yaml")
+    for index, feature in enumerate(report.document.data["features"]):
+        if feature["stability"] not in allowed:
+            found = feature["stability"]
+            report.error(("features", index, "stability"), f"expected one of {', '.join(allowed)}; found {found!r} ({era})")
+
+
+def _reserved_ids(labels: Labels) -> frozenset[str]:
+    """The anchors of a release page's own sections, which no feature or change may take."""
+    return SECTION_IDS | {f"{name.lower()}-features" for name in labels.order}
+
+
+def _check_ids(report: _FileReport, reserved: frozenset[str]) -> None:
     """Feature and change ids (and their aliases) are unique in a release and avoid section anchors."""
     data = report.document.data
     entries = [(kind, index, item) for kind in ("features", "changes") for index, item in enumerate(data.get(kind, []))]
@@ -132,7 +171,7 @@ def _check_ids(report: _FileReport) -> None:
     for kind, index, item in entries:
         for position, item_id in enumerate([item["id"], *item.get("aliases", [])]):
             path: FieldPath = (kind, index, "id") if position == 0 else (kind, index, "aliases", position - 1)
-            if item_id in RESERVED_IDS:
+            if item_id in reserved:
                 report.error(path, f"the id '{item_id}' is reserved for a section of the release page; choose another")
             elif item_id in seen:
                 first = report.document.line_of(seen[item_id])
@@ -157,8 +196,9 @@ def _check_sources(report: _FileReport) -> None:
 
 def _citations(data: dict) -> list[tuple[FieldPath, str]]:
     """Every (path, URL) a release file cites as a source."""
-    facts = ("released", "commits", "contributors", "python", "cuda", "macos")
+    facts = ("released", "commits", "contributors", "python", "cuda", "rocm", "macos")
     cited = [((key, "source"), data[key]["source"]) for key in facts if key in data]
+    cited += [(("patches", index, "source"), patch["source"]) for index, patch in enumerate(data.get("patches", []))]
     for kind in ("features", "changes"):
         for index, item in enumerate(data.get(kind, [])):
             cited += [((kind, index, "sources", n), url) for n, url in enumerate(item["sources"])]
@@ -206,60 +246,22 @@ def _check_unique(values: list[str], path: FieldPath, what: str, report: _FileRe
         seen.add(value)
 
 
-def _sourced(raw: dict | None, key: str) -> Sourced | None:
-    """A {value, source} fact from its YAML mapping."""
-    if raw is None:
-        return None
-    return Sourced(value=raw[key], source=raw["source"], more_than=raw.get("more_than", False))
+def structure(cls: type[T], raw: dict) -> T:
+    """A model object from its validated mapping: YAML keys are the dataclass field names."""
+    hints = get_type_hints(cls)
+    values = {}
+    for item in fields(cls):
+        if item.name in raw:
+            values[item.name] = _convert(hints[item.name], raw[item.name])
+    return cls(**values)
 
 
-def _build_release(data: dict) -> Release:
-    """Convert validated release data into the typed model."""
-    return Release(
-        version=data["version"],
-        title=data.get("title", ""),
-        summary=data["summary"],
-        released=_sourced(data["released"], "date"),
-        commits=_sourced(data.get("commits"), "count"),
-        contributors=_sourced(data.get("contributors"), "count"),
-        python=_sourced(data.get("python"), "versions"),
-        cuda=_sourced(data.get("cuda"), "versions"),
-        macos=_sourced(data.get("macos"), "minimum"),
-        highlights=tuple(data.get("highlights", [])),
-        sources=tuple(Source(url=s["url"], title=s["title"]) for s in data["sources"]),
-        features=tuple(_build_feature(f) for f in data["features"]),
-        changes=tuple(_build_change(c) for c in data.get("changes", [])),
-    )
-
-
-def _build_feature(raw: dict) -> Feature:
-    """A Feature from its validated mapping."""
-    example = raw.get("example")
-    return Feature(
-        id=raw["id"],
-        title=raw["title"],
-        stability=raw["stability"],
-        summary=raw["summary"],
-        sources=tuple(raw["sources"]),
-        component=raw.get("component", CORE_COMPONENT),
-        topics=tuple(raw.get("topics", [])),
-        details=raw.get("details", ""),
-        example=Example(code=example["code"], caption=example.get("caption", "")) if example else None,
-        aliases=tuple(raw.get("aliases", [])),
-    )
-
-
-def _build_change(raw: dict) -> Change:
-    """A Change from its validated mapping."""
-    return Change(
-        id=raw["id"],
-        kind=raw["kind"],
-        title=raw["title"],
-        summary=raw["summary"],
-        sources=tuple(raw["sources"]),
-        component=raw.get("component", CORE_COMPONENT),
-        topics=tuple(raw.get("topics", [])),
-        before=raw.get("before", ""),
-        after=raw.get("after", ""),
-        aliases=tuple(raw.get("aliases", [])),
-    )
+def _convert(hint: object, value: object) -> object:
+    """One validated YAML value as the type its field declares."""
+    if get_origin(hint) in (UnionType, Union):  # `X | None`: the value is present, so it is an X
+        hint = next(arg for arg in get_args(hint) if arg is not type(None))
+    if get_origin(hint) is tuple:
+        return tuple(_convert(get_args(hint)[0], item) for item in value)
+    if is_dataclass(hint):
+        return structure(hint, value)
+    return value

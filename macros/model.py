@@ -1,16 +1,16 @@
-"""Typed model of the release data, built from validated YAML."""
+"""Typed model of the release data: one dataclass per kind of record, with the YAML field names."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
 
 from packaging.version import Version
 
-STABILITY_ORDER = ("Stable", "Beta", "Prototype", "Experimental", "Unlabeled")
 CHANGE_KINDS = {"breaking": "Backwards-incompatible", "deprecation": "Deprecation", "removal": "Removal"}
 CORE_COMPONENT = "pytorch"
+UNLABELED = "Unlabeled"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,12 +22,64 @@ class Source:
 
 
 @dataclass(frozen=True, slots=True)
-class Sourced:
-    """A single fact with the URL that states it."""
+class Dated:
+    """A release date and the URL that states it."""
 
-    value: object
+    date: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A number of commits or contributors, as the source states it ("more than" or exact)."""
+
+    count: int
     source: str
     more_than: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Versions:
+    """The Python, CUDA or ROCm versions a release's binaries were built for, with their source."""
+
+    versions: tuple[str, ...]
+    source: str
+    experimental: tuple[str, ...] = ()
+    free_threaded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Minimum:
+    """The lowest supported version of an operating system."""
+
+    minimum: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """How completely the record covers the release's official sources."""
+
+    changes: str
+    note: str = ""
+
+    @property
+    def changes_complete(self) -> bool:
+        """Whether every backwards-incompatible change and deprecation of the notes is recorded."""
+        return self.changes == "complete"
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """A patch release that changed the platforms a feature release supports."""
+
+    version: str
+    date: str
+    summary: str
+    source: str
+    python: tuple[str, ...] = ()
+    cuda: tuple[str, ...] = ()
+    rocm: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,36 +133,44 @@ class Release:
 
     version: str
     summary: str
-    released: Sourced
+    released: Dated
+    coverage: Coverage
     sources: tuple[Source, ...]
     features: tuple[Feature, ...]
     title: str = ""
-    commits: Sourced | None = None
-    contributors: Sourced | None = None
-    python: Sourced | None = None
-    cuda: Sourced | None = None
-    macos: Sourced | None = None
+    commits: Count | None = None
+    contributors: Count | None = None
+    python: Versions | None = None
+    cuda: Versions | None = None
+    rocm: Versions | None = None
+    macos: Minimum | None = None
+    patches: tuple[Patch, ...] = ()
     highlights: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
 
     @property
-    def key(self) -> Version:
-        """Sort key: numeric version order, so 1.4 < 1.10."""
+    def number(self) -> Version:
+        """The version as a number, so that 1.4 sorts before 1.10."""
         return Version(self.version)
+
+    @property
+    def notes_url(self) -> str:
+        """The official GitHub release notes of the release's first build (X.Y.0)."""
+        return f"https://github.com/pytorch/pytorch/releases/tag/v{self.version}.0"
 
     @property
     def date(self) -> date:
         """Release date."""
-        return date.fromisoformat(str(self.released.value))
+        return date.fromisoformat(self.released.date)
 
     def features_with(self, stability: str) -> list[Feature]:
-        """Features at one stability level, in file order."""
+        """Features at one stability label, in file order."""
         return [f for f in self.features if f.stability == stability]
 
-    def stability_counts(self) -> dict[str, int]:
-        """Number of features per stability level, in display order, omitting zeros."""
-        counts = {s: len(self.features_with(s)) for s in STABILITY_ORDER}
-        return {s: n for s, n in counts.items() if n}
+    def stability_counts(self, label_order: tuple[str, ...]) -> dict[str, int]:
+        """Number of features per stability label, in `label_order`, omitting zeros."""
+        counts = {label: len(self.features_with(label)) for label in label_order}
+        return {label: n for label, n in counts.items() if n}
 
     def feature(self, feature_id: str) -> Feature | None:
         """The feature with this id, if this release has it."""
@@ -130,12 +190,67 @@ class Topic:
     intro: str
 
 
+@dataclass(frozen=True, slots=True)
+class Label:
+    """One word a labeling scheme uses to mark a feature's stability, and what it promises."""
+
+    name: str
+    meaning: str
+
+    @property
+    def slug(self) -> str:
+        """The label as a CSS class and anchor suffix: `API-Unstable` -> `api-unstable`."""
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class LabelScheme:
+    """The stability words that a run of releases used, from the announcement that introduced them."""
+
+    id: str
+    title: str
+    first: str
+    intro: str
+    source: str
+    labels: tuple[Label, ...]
+    last: str = ""
+
+    def covers(self, version: str) -> bool:
+        """Whether a release of this version announced its features in this scheme's words."""
+        number = Version(version)
+        return Version(self.first) <= number and (not self.last or number <= Version(self.last))
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Every labeling scheme (oldest first), plus the word for an item announced without a label."""
+
+    schemes: tuple[LabelScheme, ...]
+    unlabeled: Label = field(default_factory=lambda: Label(UNLABELED, "The announcement lists the item without a stability label."))
+
+    def scheme_for(self, version: str) -> LabelScheme | None:
+        """The scheme in force for a release, if any covers it."""
+        return next((s for s in self.schemes if s.covers(version)), None)
+
+    @cached_property
+    def order(self) -> tuple[str, ...]:
+        """Every label word, newest scheme first and most stable first within a scheme, then Unlabeled."""
+        words = [label.name for scheme in reversed(self.schemes) for label in scheme.labels]
+        return (*dict.fromkeys(words), self.unlabeled.name)
+
+    def label(self, name: str) -> Label | None:
+        """The label with this word (the newest scheme's meaning when several schemes share it)."""
+        found = [label for scheme in reversed(self.schemes) for label in scheme.labels if label.name == name]
+        return found[0] if found else (self.unlabeled if name == self.unlabeled.name else None)
+
+
 @dataclass(frozen=True)
 class Atlas:
-    """All releases (oldest first) and topics."""
+    """All releases (oldest first), topics and labeling schemes."""
 
     releases: tuple[Release, ...]
     topics: tuple[Topic, ...]
+    labels: Labels
 
     @cached_property
     def newest_first(self) -> tuple[Release, ...]:

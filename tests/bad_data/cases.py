@@ -63,8 +63,13 @@ CASES = [
     ),
     Case(
         "unknown-stability",
-        "data/releases/2.1.yaml:11: features[0].stability: expected one of Stable, Beta, Prototype, Experimental, Unlabeled; found 'Stabel'",
+        "data/releases/2.1.yaml:11: features[0].stability: expected one of Stable, Beta, Prototype, Unlabeled; found 'Stabel'",
         edits=((R21, "    stability: Beta\n    topics: [cuda]", "    stability: Stabel\n    topics: [cuda]"),),
+    ),
+    Case(
+        "label-of-another-era",
+        "data/releases/2.1.yaml:11: features[0].stability: expected one of Stable, Beta, Prototype, Unlabeled; found 'Experimental' (PyTorch 2.1 announcements use the scheme 'Stable, Beta and Prototype')",
+        edits=((R21, "    stability: Beta\n    topics: [cuda]", "    stability: Experimental\n    topics: [cuda]"),),
     ),
     Case(
         "unknown-topic",

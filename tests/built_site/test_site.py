@@ -78,7 +78,7 @@ def test_release_page_shows_labels_facts_and_sources(built_site, release):
     for source in release.sources:
         assert source.url.replace("&", "&amp;") in html
     if release.cuda:
-        assert ", ".join(release.cuda.value) in html
+        assert ", ".join(release.cuda.versions) in html
 
 
 def test_every_link_on_every_page_resolves(built_site):

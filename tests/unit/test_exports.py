@@ -18,7 +18,12 @@ def test_json_export_matches_the_model(mini_atlas):
     assert [r["version"] for r in data["releases"]] == ["2.0", "2.1", "2.10"]
     first = data["releases"][0]
     assert first["released"] == {"date": "2030-01-15", "source": "https://example.org/2.0"}
-    assert first["platforms"]["cuda"] == {"versions": ["11.8"], "source": "https://example.org/2.0"}
+    assert first["platforms"]["cuda"] == {
+        "versions": ["11.8"],
+        "source": "https://example.org/2.0",
+        "experimental": [],
+        "free_threaded": [],
+    }
     assert [(f["id"], f["stability"]) for f in first["features"]] == [("alpha", "Prototype"), ("beta-thing", "Beta"), ("gamma", "Stable")]
     assert first["features"][0]["url"] == SITE + "releases/2.0/#alpha"
     alpha = next(lc for lc in data["lifecycles"] if lc["id"] == "alpha")

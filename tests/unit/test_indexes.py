@@ -63,8 +63,8 @@ def test_upgrade_path_refuses_a_downgrade(mini_atlas):
 
 def test_topic_lifecycles_put_the_newest_first(mini_atlas):
     lifecycles = indexes.build_lifecycles(mini_atlas)
-    assert [lc.id for lc in indexes.topic_lifecycles(lifecycles, "cuda")] == ["alpha"]
-    assert [lc.id for lc in indexes.topic_lifecycles(lifecycles, "fft")] == ["beta-thing"]
+    assert [lc.id for lc in indexes.topic_lifecycles(mini_atlas, lifecycles, "cuda")] == ["alpha"]
+    assert [lc.id for lc in indexes.topic_lifecycles(mini_atlas, lifecycles, "fft")] == ["beta-thing"]
 
 
 def test_topic_entries_group_by_release_newest_first(mini_atlas):
