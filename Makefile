@@ -6,7 +6,7 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test lint published bench browser clean
+.PHONY: serve build check test lint published bench browser clean
 
 serve: $(VENV)/.installed  ## Set up and preview the site with live reload on http://127.0.0.1:8000/$(SITE_PREFIX)/
 	$(PYTHON) -m mkdocs serve --dev-addr 127.0.0.1:8000
@@ -14,7 +14,11 @@ serve: $(VENV)/.installed  ## Set up and preview the site with live reload on ht
 build: $(VENV)/.installed  ## Build the site with --strict into site/ (reproducible: dated by the last commit)
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(PYTHON) -m mkdocs build --strict --clean
 
-test: $(VENV)/.installed-test browser  ## Set up and run every test: lint, unit, build, bad data, browser
+check: $(VENV)/.installed  ## Check the data in seconds: every file, label, id and published URL, plus the lifecycle joins and likely duplicate ids
+	$(PYTHON) -m macros.check
+
+test: $(VENV)/.installed-test browser  ## Set up and run every test: data check, lint, unit, build, bad data, browser
+	$(PYTHON) -m macros.check
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
 	$(PYTHON) -m pytest

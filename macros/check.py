@@ -1,10 +1,16 @@
-"""Check the data without building the site: `python -m macros.check [data-dir]` prints every mistake, file:line: field: message."""
+"""Check the data without building the site: `python -m macros.check [data-dir]`.
+
+Prints every mistake as `file:line: field: message`, then the features followed across several
+releases and any likely duplicate ids (one feature under two ids), and exits non-zero on either.
+"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+from .indexes import build_lifecycles
+from .joins import likely_duplicates
 from .loading import load_atlas
 from .yamlfile import DataErrors
 
@@ -12,7 +18,7 @@ DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
 def main(argv: list[str]) -> int:
-    """Validate the data folder; exit status 1 when it holds a mistake."""
+    """Validate the data folder and look for missed joins; exit status 1 when either finds a problem."""
     data_dir = Path(argv[0]) if argv else DEFAULT_DATA_DIR
     try:
         atlas = load_atlas(data_dir)
@@ -22,6 +28,17 @@ def main(argv: list[str]) -> int:
     features = sum(len(r.features) for r in atlas.releases)
     changes = sum(len(r.changes) for r in atlas.releases)
     print(f"{len(atlas.releases)} releases, {features} features, {changes} changes: no mistakes found")
+    joined = [lc for lc in build_lifecycles(atlas).values() if lc.has_history]
+    print(f"{len(joined)} features followed across several releases:")
+    for lifecycle in joined:
+        print(f"  {lifecycle.id}: " + " -> ".join(f"{s.stage} {s.version}" for s in lifecycle.stages))
+    duplicates = likely_duplicates(atlas)
+    if duplicates:
+        print(f"{len(duplicates)} likely duplicate ids: give one feature one id (old ids in `aliases`),", file=sys.stderr)
+        print("or list the pair in data/distinct.yaml with the reason they differ:", file=sys.stderr)
+        for duplicate in duplicates:
+            print(f"  {duplicate}", file=sys.stderr)
+        return 1
     return 0
 
 

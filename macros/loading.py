@@ -12,7 +12,7 @@ from typing import TypeVar, Union, get_args, get_origin, get_type_hints
 from packaging.version import Version
 
 from .markup import markup_problem
-from .model import Atlas, Labels, LabelScheme, Release, Topic
+from .model import Atlas, DistinctPair, Labels, LabelScheme, Release, Topic
 from .permalinks import registry_errors
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
@@ -62,7 +62,10 @@ def load_atlas(data_dir: Path) -> Atlas:
     if errors:
         raise DataErrors(errors)
     ordered = tuple(release for _, (_, release) in sorted(releases.items()))
-    atlas = Atlas(releases=ordered, topics=tuple(topics), labels=labels)
+    distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
+    if errors:
+        raise DataErrors(errors)
+    atlas = Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct)
     broken_links = registry_errors(atlas, data_dir)
     if broken_links:
         raise DataErrors(broken_links)
@@ -104,6 +107,24 @@ def _load_labels(data_dir: Path, errors: list[DataError]) -> Labels:
         if not older.last or Version(older.last) >= Version(newer.first):
             report.error(("schemes", index, "last"), f"scheme '{older.id}' must end before '{newer.id}' starts at {newer.first}")
     return Labels(schemes=schemes)
+
+
+def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError]) -> tuple[DistinctPair, ...]:
+    """Read data/distinct.yaml, the reviewed look-alike ids, if it exists; each id must still name a feature."""
+    path = data_dir / "distinct.yaml"
+    if not path.exists():
+        return ()
+    name = _display_name(path, data_dir)
+    document = _read_valid(path, name, "distinct.schema.json", errors)
+    if document is None:
+        return ()
+    report = _FileReport(name, document, errors)
+    for index, entry in enumerate(document.data["distinct"]):
+        for position, feature_id in enumerate(entry["ids"]):
+            if feature_id not in feature_ids:
+                message = f"'{feature_id}' is not the id of any feature; remove or correct the entry"
+                report.error(("distinct", index, "ids", position), message)
+    return tuple(structure(DistinctPair, raw) for raw in document.data["distinct"])
 
 
 def _read_valid(path: Path, name: str, schema_name: str, errors: list[DataError]) -> YamlDocument | None:

@@ -244,13 +244,22 @@ class Labels:
         return found[0] if found else (self.unlabeled if name == self.unlabeled.name else None)
 
 
+@dataclass(frozen=True, slots=True)
+class DistinctPair:
+    """Two feature ids that look alike but were reviewed as different features."""
+
+    ids: tuple[str, str]
+    reason: str
+
+
 @dataclass(frozen=True)
 class Atlas:
-    """All releases (oldest first), topics and labeling schemes."""
+    """All releases (oldest first), topics, labeling schemes and the reviewed look-alike ids."""
 
     releases: tuple[Release, ...]
     topics: tuple[Topic, ...]
     labels: Labels
+    distinct: tuple[DistinctPair, ...] = ()
 
     @cached_property
     def newest_first(self) -> tuple[Release, ...]:

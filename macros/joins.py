@@ -1,0 +1,112 @@
+"""Likely missed joins: features in different releases that look like one feature under two ids."""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from dataclasses import dataclass
+
+from .model import Atlas, Feature
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_WORD = re.compile(r"[a-z0-9]+(?:[._][a-z0-9]+)*")
+_FILLER = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "api",
+        "apis",
+        "as",
+        "at",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "is",
+        "new",
+        "now",
+        "of",
+        "on",
+        "or",
+        "support",
+        "the",
+        "to",
+        "with",
+        "stable",
+        "beta",
+        "prototype",
+        "experimental",
+        "improved",
+        "improvements",
+        "updates",
+        "update",
+        "more",
+    ]
+)
+TITLE_SIMILARITY = 0.85
+WORD_OVERLAP = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class LikelyDuplicate:
+    """Two ids whose features look like the same feature, with where each appears and why."""
+
+    first: str
+    second: str
+    first_release: str
+    second_release: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"'{self.first}' ({self.first_release}) and '{self.second}' ({self.second_release}): {self.reason}"
+
+
+def _words(title: str) -> frozenset[str]:
+    """The meaningful words of a title, lowercased, with API names kept whole."""
+    return frozenset(_WORD.findall(title.lower())) - _FILLER
+
+
+def _api_names(title: str) -> frozenset[str]:
+    """Dotted API names written as code in a title, such as `torch.fft`."""
+    names = (span.strip().removesuffix("()").lower() for span in _CODE_SPAN.findall(title))
+    return frozenset(name for name in names if "." in name)
+
+
+def _resemblance(one: Feature, other: Feature) -> str | None:
+    """Why two features look like the same one, or None."""
+    shared_apis = _api_names(one.title) & _api_names(other.title)
+    if shared_apis:
+        return f"both titles name {', '.join(f'`{name}`' for name in sorted(shared_apis))}"
+    plain_one, plain_other = one.title.lower().replace("`", ""), other.title.lower().replace("`", "")
+    if difflib.SequenceMatcher(None, plain_one, plain_other).ratio() >= TITLE_SIMILARITY:
+        return "the titles are nearly the same"
+    words_one, words_other = _words(one.title), _words(other.title)
+    if len(words_one) >= 2 and len(words_other) >= 2 and len(words_one & words_other) / len(words_one | words_other) >= WORD_OVERLAP:
+        return f"the titles share the words {', '.join(sorted(words_one & words_other))}"
+    return None
+
+
+def likely_duplicates(atlas: Atlas) -> list[LikelyDuplicate]:
+    """Pairs of ids that never appear in one release together but whose features look alike, minus reviewed homonyms."""
+    appearances: dict[str, list[tuple[str, Feature]]] = {}
+    together: set[frozenset[str]] = set()
+    for release in atlas.releases:
+        ids = [feature.id for feature in release.features]
+        together.update(frozenset(pair) for pair in itertools.combinations(ids, 2))
+        for feature in release.features:
+            appearances.setdefault(feature.id, []).append((release.version, feature))
+    reviewed = {frozenset(pair.ids) for pair in atlas.distinct}
+    found = []
+    for first, second in itertools.combinations(sorted(appearances), 2):
+        pair = frozenset((first, second))
+        if pair in together or pair in reviewed:
+            continue
+        for (first_release, one), (second_release, other) in itertools.product(appearances[first], appearances[second]):
+            reason = _resemblance(one, other)
+            if reason:
+                found.append(LikelyDuplicate(first, second, first_release, second_release, reason))
+                break
+    return found
