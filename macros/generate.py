@@ -21,12 +21,14 @@ TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 @dataclass(frozen=True, slots=True)
 class GeneratedSite:
     """Markdown pages and other files keyed by their path under docs/, the navigation, and the
-    Markdown tables that hand-written pages insert with macros (keyed by macro name)."""
+    Markdown tables that hand-written pages insert with macros (keyed by macro name), and the covered
+    release versions, newest first."""
 
     pages: dict[str, str]
     files: dict[str, str]
     nav: list
     fragments: dict[str, str]
+    releases: tuple[str, ...]
 
 
 def badge_maker(labels: Labels) -> Callable[[str], str]:
@@ -72,7 +74,12 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
     lifecycles = indexes.build_lifecycles(atlas)
     moved = indexes.stage_changes(atlas, lifecycles)
     sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
-    common = {"atlas": atlas, "lifecycles": lifecycles, "label_order": atlas.labels.order}
+    common = {
+        "atlas": atlas,
+        "lifecycles": lifecycles,
+        "label_order": atlas.labels.order,
+        "missing_releases": indexes.missing_releases(atlas),
+    }
 
     def render(template: str, **context: object) -> str:
         return env.get_template(template).render(**common, **context)
@@ -118,9 +125,11 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
     }
     fragments = {
         "release_table": render("_release_table.md.j2", root=""),
+        "label_schemes": render("_label_schemes.md.j2"),
         "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
     }
-    return GeneratedSite(pages=pages, files=files, nav=build_nav(atlas), fragments=fragments)
+    versions = tuple(release.version for release in atlas.newest_first)
+    return GeneratedSite(pages=pages, files=files, nav=build_nav(atlas), fragments=fragments, releases=versions)
 
 
 def topic_sizes(atlas: Atlas, lifecycles: dict[str, indexes.Lifecycle]) -> dict[str, int]:

@@ -70,7 +70,9 @@ _theme_templates = _CompiledTemplates()
 
 
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-    """Reuse the theme's compiled templates: MkDocs makes a new environment on every serve rebuild."""
+    """Give theme templates the covered releases (the 404 page lists them); reuse the theme's compiled templates,
+    since MkDocs makes a new environment on every serve rebuild."""
+    env.globals["atlas_releases"] = _generated.releases
     env.bytecode_cache = _theme_templates
     return env
 

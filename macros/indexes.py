@@ -152,6 +152,16 @@ def topic_entries(atlas: Atlas, topic_id: str) -> list[tuple[Release, list[Featu
     return grouped
 
 
+def missing_releases(atlas: Atlas) -> list[str]:
+    """Feature releases between the first and the last covered one that have no data file (e.g. 1.5 between 1.4 and 1.6)."""
+    covered = {release.number.release[:2] for release in atlas.releases}
+    missing = []
+    for major in sorted({major for major, _ in covered}):
+        newest = max(minor for m, minor in covered if m == major)
+        missing += [f"{major}.{minor}" for minor in range(newest + 1) if (major, minor) not in covered]
+    return missing
+
+
 def platform_lookup(atlas: Atlas, platform: str) -> dict[str, list[str]]:
     """From each Python, CUDA or ROCm version to the releases with binaries for it, counting patch releases (sorted numerically)."""
     table: dict[str, list[str]] = defaultdict(list)

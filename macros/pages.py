@@ -12,6 +12,11 @@ def define_env(env) -> None:
         return env.conf["extra"]["atlas_fragments"]["release_table"]
 
     @env.macro
+    def label_schemes() -> str:
+        """Every labeling scheme the data uses, with its releases, source and the meaning of each word."""
+        return env.conf["extra"]["atlas_fragments"]["label_schemes"]
+
+    @env.macro
     def topic_table() -> str:
         """The topic indexes with their sizes."""
         return env.conf["extra"]["atlas_fragments"]["topic_table"]
