@@ -38,7 +38,7 @@ def badge_maker(labels: Labels) -> Callable[[str], str]:
 
     def badge(stage: str) -> str:
         title = html.escape(meanings.get(stage, ""), quote=True)
-        return f'<span class="atlas-stage atlas-stage--{stage.lower()}" title="{title}">{stage}</span>'
+        return f'<span title="{title}" class="atlas-stage atlas-stage--{stage.lower()}">{stage}</span>'
 
     return badge
 

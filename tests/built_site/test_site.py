@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -226,3 +227,56 @@ def test_every_registered_url_exists_in_the_built_site(built_site):
         assert file.exists(), url
         if fragment:
             assert fragment in parse(file).ids, url
+
+
+def _text(path: Path) -> str:
+    """A page's visible text with tags removed and white space folded."""
+    without_tags = re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8"))
+    return " ".join(html.unescape(without_tags).split())
+
+
+@pytest.mark.parametrize("page", ["", "releases/"])
+def test_home_and_releases_index_state_the_coverage(built_site, page):
+    text = _text(built_site.page(page))
+    first, last = ATLAS.releases[0].version, ATLAS.releases[-1].version
+    assert f"The atlas covers {len(ATLAS.releases)} feature releases, PyTorch {first} to {last}" in text
+    missing = indexes.missing_releases(ATLAS)
+    assert ("not yet covered: " + ", ".join(missing) in text) if missing else "not yet covered" not in text
+    for release in ATLAS.releases:
+        assert f"{len(release.changes)} ({release.coverage.changes})" in text, release.version
+
+
+@pytest.mark.parametrize("release", ATLAS.releases, ids=lambda r: r.version)
+def test_release_page_says_whether_its_changes_are_complete(built_site, release):
+    page = built_site.page(f"releases/{release.version}/")
+    text = _text(page)
+    if release.coverage.changes_complete:
+        assert "covers every backwards-incompatible change and deprecation in the release notes" in text
+        assert "Partial list" not in text
+    else:
+        assert "Partial list" in text
+        assert release.notes_url in parse(page).links()
+    for patch in release.patches:
+        assert f"Patch release {patch.version}" in text and patch.source in parse(page).links()
+
+
+def test_missing_page_lists_every_covered_release(built_site):
+    page = parse(built_site.files / "404.html")
+    listed = [link.attrs["href"] for link in page.with_class("atlas-covered-release")]
+    assert listed == [f"{PREFIX}releases/{r.version}/" for r in ATLAS.newest_first]
+
+
+def test_about_page_explains_every_labeling_scheme(built_site):
+    page = built_site.page("about/")
+    text, parsed = _text(page), parse(page)
+    for scheme in ATLAS.labels.schemes:
+        assert f"scheme-{scheme.id}" in parsed.ids
+        assert scheme.title in text and scheme.source in parsed.links()
+        for label in scheme.labels:
+            assert " ".join(label.meaning.split()) in text, label.name
+
+
+def test_every_badge_says_what_its_label_means(built_site):
+    for release in ATLAS.releases:
+        badges = parse(built_site.page(f"releases/{release.version}/")).with_class("atlas-stage")
+        assert badges and all(badge.attrs.get("title") for badge in badges), release.version
