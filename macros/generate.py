@@ -11,7 +11,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from . import exports, indexes
-from .markup import fenced, inline, plain
+from .markup import attribute, fenced, front_matter, inline, link_target, plain
 from .model import Atlas, Labels
 from .permalinks import redirect_page
 
@@ -57,7 +57,16 @@ def template_environment() -> Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    env.filters.update(inline=inline, plain=plain, fenced=fenced, indent_block=_indent_block, site_path=exports.site_path)
+    env.filters.update(
+        inline=inline,
+        plain=plain,
+        attribute=attribute,
+        link_target=link_target,
+        front_matter=front_matter,
+        fenced=fenced,
+        indent_block=_indent_block,
+        site_path=exports.site_path,
+    )
     return env
 
 
@@ -142,7 +151,7 @@ def build_nav(atlas: Atlas) -> list:
     return [
         {"Home": "index.md"},
         {"Releases": ["releases/index.md", *({r.version: f"releases/{r.version}.md"} for r in atlas.releases)]},
-        {"Topics": ["topics/index.md", *({t.title: f"topics/{t.id}.md"} for t in atlas.topics)]},
+        {"Topics": ["topics/index.md", *({plain(t.title): f"topics/{t.id}.md"} for t in atlas.topics)]},
         {
             "Across releases": [
                 {"Feature lifecycles": "features/index.md"},

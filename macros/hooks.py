@@ -20,6 +20,7 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
 from macros.generate import GeneratedSite, generate_site  # noqa: E402
 from macros.loading import load_atlas  # noqa: E402
 from macros.permalinks import redirect_pages  # noqa: E402
+from macros.sanitize import sanitize  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -50,6 +51,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, content in {**_generated.pages, **_generated.files, **redirect_pages(DATA_DIR)}.items():
         files.append(File.generated(config, path, content=content))
     return files
+
+
+def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
+    """Pass every page's HTML through the allowlist sanitizer before the theme wraps it."""
+    return sanitize(html)
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):

@@ -1,15 +1,24 @@
-"""Safe handling of data text inside generated Markdown: checks at load time, escaping at render time."""
+"""Safe handling of data text: checks at load time, and one escaping function per output context at render time.
+
+Templates write a data string only through one of: `inline` (Markdown prose), `plain` (text inside
+raw HTML), `attribute` (an HTML attribute value), `link_target` (a URL in a Markdown link),
+`front_matter` (a YAML front-matter value) or `fenced` (a code block); a test holds them to it.
+JSON goes through `json.dumps`.
+"""
 
 from __future__ import annotations
 
 import html
+import json
 import re
+from urllib.parse import quote
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _HTML_TAG = re.compile(r"<\s*/?\s*[A-Za-z!?]")
-_INLINE_LINK_TARGET = re.compile(r"\]\(\s*<?\s*([^)\s>]+)")
-_REFERENCE_LINK_TARGET = re.compile(r"^\s*\[[^\]]+\]:\s*<?(\S+)", re.MULTILINE)
+_INLINE_LINK_TARGET = re.compile(r"\]\(([^)]*)")
+_REFERENCE_LINK_TARGET = re.compile(r"^\s*\[[^\]]+\]:(.*)$", re.MULTILINE)
+_IGNORED_IN_URLS = re.compile(r"[\x00-\x20\x7f-\x9f<>]")  # browsers drop these (and the brackets of <url>) before reading a scheme
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 _SAFE_SCHEMES = {"http", "https", "mailto"}
 _ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", "{": "&#123;", "}": "&#125;"})
@@ -22,10 +31,19 @@ def markup_problem(text: str) -> str | None:
         return "raw HTML is not allowed in data text; write Markdown and put code in backticks"
     targets = _INLINE_LINK_TARGET.findall(prose) + _REFERENCE_LINK_TARGET.findall(prose)
     for target in targets:
-        scheme = _SCHEME.match(target)
+        scheme = _SCHEME.match(as_browser_reads(target))
         if scheme and scheme.group(1).lower() not in _SAFE_SCHEMES:
-            return f"the link target {target!r} uses the scheme '{scheme.group(1)}:'; only http, https and mailto links are allowed"
+            shown = target.strip()
+            return f"the link target {shown!r} uses the scheme '{scheme.group(1)}:'; only http, https and mailto links are allowed"
     return None
+
+
+def as_browser_reads(target: str) -> str:
+    """A link target as a browser reads its scheme: character references decoded, control characters and spaces dropped."""
+    previous = None
+    while previous != target:  # `&amp;#106;` decodes in two steps when Markdown and HTML each unescape once
+        previous, target = target, html.unescape(target)
+    return _IGNORED_IN_URLS.sub("", target)
 
 
 def inline(text: str) -> str:
@@ -45,6 +63,21 @@ def plain(text: str) -> str:
     text = _LINK.sub(r"\1", text)
     text = re.sub(r"`+|\*\*?|(?<!\w)__?|__?(?!\w)", "", text)
     return html.escape(text.strip(), quote=True)
+
+
+def attribute(text: str) -> str:
+    """Data text as the value of a quoted HTML attribute."""
+    return html.escape(text, quote=True)
+
+
+def link_target(url: str) -> str:
+    """A data URL as the target of a Markdown link: characters that could end the link or start markup are percent-encoded."""
+    return quote(url, safe=":/?#&=%+@,;~!$*'-._")
+
+
+def front_matter(text: str) -> str:
+    """Data text as a double-quoted YAML front-matter value: plain (the theme writes titles into the page raw), then quoted."""
+    return json.dumps(plain(" ".join(text.split())), ensure_ascii=False)
 
 
 def _escape(prose: str) -> str:

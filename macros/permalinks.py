@@ -9,18 +9,19 @@ Refresh the registry with `make published` whenever the site is published.
 from __future__ import annotations
 
 import html
+import re
 import sys
 from pathlib import Path
 
-import yaml
-
 from .indexes import build_lifecycles
 from .model import Atlas
-from .yamlfile import DataError
+from .yamlfile import DataError, read_yaml
 
 REGISTRY_NAME = "published.txt"
 REDIRECTS_NAME = "redirects.yaml"
 FIXED_PAGES = ("/", "/releases/", "/topics/", "/features/", "/matrix/", "/upgrade/", "/platforms/", "/about/", "/contributing/")
+_SITE_PATH = re.compile(r"/(?:[a-z0-9._-]+/)*")
+_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
 FIXED_FILES = ("/feed.xml", "/api/releases.json", "/api/release.schema.json", "/api/topics.schema.json")
 
 
@@ -37,46 +38,74 @@ def current_urls(atlas: Atlas) -> set[str]:
     return urls
 
 
-def read_registry(data_dir: Path) -> list[str]:
-    """The published URLs recorded in data/published.txt (none if the file does not exist)."""
+def registry_entries(data_dir: Path) -> list[tuple[int, str]]:
+    """Each URL recorded in data/published.txt with its line number in that file (none if the file does not exist)."""
     path = data_dir / REGISTRY_NAME
     if not path.exists():
         return []
     lines = path.read_text(encoding="utf-8").splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    return [(number, line.strip()) for number, line in enumerate(lines, start=1) if line.strip() and not line.startswith("#")]
+
+
+def read_registry(data_dir: Path) -> list[str]:
+    """The published URLs recorded in data/published.txt."""
+    return [url for _, url in registry_entries(data_dir)]
+
+
+def load_redirects(data_dir: Path) -> tuple[dict[str, str], list[DataError]]:
+    """Old page path -> new page path from data/redirects.yaml (if it exists), and the mistakes in that file."""
+    path = data_dir / REDIRECTS_NAME
+    if not path.exists():
+        return {}, []
+    name = f"{data_dir.name}/{REDIRECTS_NAME}"
+    document, errors = read_yaml(path, name)
+    if document is None:
+        return {}, errors
+    if not isinstance(document.data, dict):
+        return {}, [*errors, DataError(name, f"expected a mapping of old to new page paths, such as {_EXAMPLE}", 1)]
+    redirects = {}
+    for old, new in document.data.items():
+        if all(isinstance(side, str) and _SITE_PATH.fullmatch(side) for side in (old, new)):
+            redirects[old] = new
+        else:
+            message = f"expected site paths on both sides, such as {_EXAMPLE}; found {old!r}: {new!r}"
+            errors.append(DataError(name, message, document.line_of((old,))))
+    return redirects, errors
 
 
 def read_redirects(data_dir: Path) -> dict[str, str]:
-    """Old page path -> new page path (both like `/releases/1.9/`), from data/redirects.yaml, if it exists."""
-    path = data_dir / REDIRECTS_NAME
-    if not path.exists():
-        return {}
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    """The redirects of a data folder that load_atlas has already checked."""
+    return load_redirects(data_dir)[0]
 
 
 def registry_errors(atlas: Atlas, data_dir: Path) -> list[DataError]:
-    """An error for each published URL that this data would no longer serve."""
+    """An error for each published URL that this data would no longer serve, and for each unusable redirect."""
     current = current_urls(atlas)
-    redirects = read_redirects(data_dir)
-    errors = []
-    for line_number, url in enumerate(read_registry(data_dir), start=1):
+    redirects, errors = load_redirects(data_dir)
+    registry_name = f"{data_dir.name}/{REGISTRY_NAME}"
+    redirects_name = f"{data_dir.name}/{REDIRECTS_NAME}"
+    for line_number, url in registry_entries(data_dir):
         page = url.split("#")[0]
         if url in current or (page in redirects and "#" not in url):
             continue
-        errors.append(
-            DataError(
-                f"{data_dir.name}/{REGISTRY_NAME}",
-                f"{url} was published but would disappear; keep the old id in the feature's `aliases`, "
-                f"or add a redirect for a moved page to {data_dir.name}/{REDIRECTS_NAME}",
-                line_number,
-            )
+        message = (
+            f"{url} was published but would disappear; keep the old id in the feature's `aliases`, "
+            f"or add a redirect for a moved page to {redirects_name}"
         )
+        errors.append(DataError(registry_name, message, line_number))
     for old, new in redirects.items():
+        if old in current:
+            errors.append(DataError(redirects_name, f"the page {old} still exists; a redirect would hide it", _line_of_key(data_dir, old)))
         if new not in current:
-            errors.append(
-                DataError(f"{data_dir.name}/{REDIRECTS_NAME}", f"the redirect {old} -> {new} points to a page that does not exist")
-            )
+            message = f"the redirect {old} -> {new} points to a page that does not exist"
+            errors.append(DataError(redirects_name, message, _line_of_key(data_dir, old)))
     return errors
+
+
+def _line_of_key(data_dir: Path, key: str) -> int | None:
+    """The line of one old path in data/redirects.yaml."""
+    document, _ = read_yaml(data_dir / REDIRECTS_NAME, REDIRECTS_NAME)
+    return document.line_of((key,)) if document else None
 
 
 def redirect_pages(data_dir: Path) -> dict[str, str]:

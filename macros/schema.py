@@ -20,7 +20,7 @@ import fastjsonschema
 from .yamlfile import DataError, YamlDocument
 
 if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft7Validator
     from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "data" / "schema"
@@ -48,11 +48,11 @@ def _compiled_check(name: str) -> Callable[[object], object]:
 
 
 @cache
-def _explaining_validator(name: str) -> Draft202012Validator:
+def _explaining_validator(name: str) -> Draft7Validator:
     """A jsonschema validator for this schema, which reports every violation with its path."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft7Validator
 
-    return Draft202012Validator(load_schema(name))
+    return Draft7Validator(load_schema(name))
 
 
 def schema_errors(document: YamlDocument, schema_name: str, display_name: str) -> list[DataError]:
@@ -62,7 +62,6 @@ def schema_errors(document: YamlDocument, schema_name: str, display_name: str) -
         return []
     except fastjsonschema.JsonSchemaException:
         pass
-    schema = load_schema(schema_name)
     violations = list(_explaining_validator(schema_name).iter_errors(document.data))
     misspelt = {(tuple(v.absolute_path), _suggestion(v)) for v in violations if v.validator == "additionalProperties"}
     errors = []
@@ -70,7 +69,7 @@ def schema_errors(document: YamlDocument, schema_name: str, display_name: str) -
         path = tuple(violation.absolute_path)
         if violation.validator == "required" and (path, _missing_field(violation)) in misspelt:
             continue  # the "did you mean" of the misspelt field already says it
-        message, path = _explain(violation, path, schema)
+        message, path = _explain(violation, path)
         errors.append(DataError(display_name, message, document.line_of(path), path))
     return errors
 
@@ -93,7 +92,7 @@ def _suggestion(violation: ValidationError) -> str | None:
     return _closest(unknown[0], allowed) if unknown else None
 
 
-def _explain(violation: ValidationError, path: tuple, schema: dict) -> tuple[str, tuple]:
+def _explain(violation: ValidationError, path: tuple) -> tuple[str, tuple]:
     """A sentence saying what was found and what was expected, and the path it is about."""
     kind, expected, found = violation.validator, violation.validator_value, violation.instance
     if kind == "required":
@@ -106,11 +105,7 @@ def _explain(violation: ValidationError, path: tuple, schema: dict) -> tuple[str
     if kind == "enum":
         return f"expected one of {', '.join(map(str, expected))}; found {found!r}", path
     if kind == "pattern":
-        meaning = next(
-            (text for name, text in _PATTERN_MEANINGS.items() if schema["$defs"].get(name, {}).get("pattern") == expected),
-            f"text matching {expected}",
-        )
-        return f"expected {meaning}; found {found!r}", path
+        return f"expected {_pattern_meaning(expected)}; found {found!r}", path
     if kind == "type":
         wanted = _JSON_TYPES.get(expected, expected)
         if expected == "string" and isinstance(found, float):
@@ -123,6 +118,12 @@ def _explain(violation: ValidationError, path: tuple, schema: dict) -> tuple[str
     if kind == "minimum":
         return f"expected a number of at least {expected}; found {found!r}", path
     return violation.message, path
+
+
+def _pattern_meaning(pattern: str) -> str:
+    """What a schema pattern asks for in words, whichever schema uses it (the release schema names them all)."""
+    named = load_schema("release.schema.json")["definitions"]
+    return next((text for name, text in _PATTERN_MEANINGS.items() if named[name]["pattern"] == pattern), f"text matching {pattern}")
 
 
 def _describe(value: object) -> str:

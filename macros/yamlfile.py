@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 FieldPath = tuple[str | int, ...]
+
+# Limits that keep a hostile or broken file from hanging or crashing the build; real data stays far below them.
+MAX_FILE_BYTES = 2_000_000
+MAX_DEPTH = 16
+MAX_TEXT_CHARS = 50_000
+_CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,8 @@ class YamlDocument:
 def read_yaml(path: Path, display_name: str) -> tuple[YamlDocument | None, list[DataError]]:
     """Parse a YAML file; on failure return the errors that explain why."""
     raw = path.read_bytes()
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [DataError(display_name, f"the file has {len(raw):,} bytes; data files may have at most {MAX_FILE_BYTES:,}")]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -77,17 +86,52 @@ def read_yaml(path: Path, display_name: str) -> tuple[YamlDocument | None, list[
         return None, [DataError(display_name, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line)]
     if not text.strip():
         return None, [DataError(display_name, "the file is empty; expected a YAML mapping of fields")]
-    loader = _DataLoader(text)
+    control = _CONTROL_CHARACTER.search(text)
+    if control:
+        line = text.count("\n", 0, control.start()) + 1
+        message = f"the control character U+{ord(control.group()):04X} is not allowed in data files; remove it"
+        return None, [DataError(display_name, message, line)]
     try:
-        node = loader.get_single_node()
-        document = YamlDocument(loader.construct_document(node))
+        structure_error = _structure_error(text, display_name)
+        if structure_error:
+            return None, [structure_error]
+        loader = _DataLoader(text)
+        try:
+            node = loader.get_single_node()
+            document = YamlDocument(loader.construct_document(node))
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
         return None, [_syntax_error(display_name, exc)]
-    finally:
-        loader.dispose()
     errors: list[DataError] = []
     _index_lines(node, (), document.lines, errors, display_name)
     return document, errors
+
+
+def _structure_error(text: str, display_name: str) -> DataError | None:
+    """Refuse anchors, aliases and deep nesting by reading the parser's events, before any node is built.
+
+    Aliases can expand a small file into billions of values, and deep nesting crashes the composer;
+    the data needs neither. Reading stops at the first offence, so a hostile file is refused at once.
+    """
+    loader = _DataLoader(text)
+    depth = 0
+    try:
+        while (event := loader.get_event()) is not None:
+            line = event.start_mark.line + 1
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                return DataError(
+                    display_name, "YAML anchors and aliases (&name, *name) are not allowed in data files; write each value out", line
+                )
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return DataError(display_name, f"the data is nested more than {MAX_DEPTH} levels deep", line)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    finally:
+        loader.dispose()
+    return None
 
 
 def _syntax_error(display_name: str, exc: yaml.MarkedYAMLError) -> DataError:
@@ -104,6 +148,9 @@ def _syntax_error(display_name: str, exc: yaml.MarkedYAMLError) -> DataError:
 def _index_lines(node: yaml.Node, path: FieldPath, lines: dict[FieldPath, int], errors: list[DataError], display_name: str) -> None:
     """Record the line of every mapping key and list item; report duplicate keys."""
     lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.ScalarNode) and len(node.value) > MAX_TEXT_CHARS:
+        message = f"this text has {len(node.value):,} characters; a data field may have at most {MAX_TEXT_CHARS:,}"
+        errors.append(DataError(display_name, message, node.start_mark.line + 1, path))
     if isinstance(node, yaml.MappingNode):
         seen: set[object] = set()
         for key_node, value_node in node.value:

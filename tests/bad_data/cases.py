@@ -186,7 +186,7 @@ CASES = [
     ),
     Case(
         "published-anchor-disappears",
-        "data/published.txt:2: /releases/2.1/#alpha was published but would disappear; keep the old id in the feature's `aliases`",
+        "data/published.txt:3: /releases/2.1/#alpha was published but would disappear; keep the old id in the feature's `aliases`",
         writes={"published.txt": b"# registry\n/releases/2.1/\n/releases/2.1/#alpha\n"},
         edits=((R21, "  - id: alpha", "  - id: alpha-renamed"),),
     ),
@@ -197,12 +197,74 @@ CASES = [
     ),
     Case(
         "redirect-to-nowhere",
-        "data/redirects.yaml: the redirect /releases/1.9/ -> /releases/9.9/ points to a page that does not exist",
+        "data/redirects.yaml:1: the redirect /releases/1.9/ -> /releases/9.9/ points to a page that does not exist",
         writes={"redirects.yaml": b"/releases/1.9/: /releases/9.9/\n"},
     ),
     Case(
         "top-level-not-a-mapping",
         "data/releases/2.1.yaml:1: expected a mapping; found a list",
         writes={R21: b"- version: '2.1'\n"},
+    ),
+    Case(
+        "billion-laughs",
+        "data/releases/2.1.yaml:1: YAML anchors and aliases (&name, *name) are not allowed in data files",
+        writes={
+            R21: b'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n'
+        },
+    ),
+    Case(
+        "alias-inside-real-data",
+        "data/releases/2.1.yaml:13: YAML anchors and aliases (&name, *name) are not allowed in data files",
+        edits=((R21, "    summary: Alpha reaches beta.", "    summary: &text Alpha reaches beta."),),
+    ),
+    Case(
+        "deep-nesting",
+        "data/releases/2.1.yaml:13: the data is nested more than 16 levels deep",
+        edits=((R21, "    summary: Alpha reaches beta.", "    summary: " + "[" * 5000 + "]" * 5000),),
+    ),
+    Case(
+        "nul-byte",
+        "data/releases/2.1.yaml:13: the control character U+0000 is not allowed in data files",
+        edits=((R21, "    summary: Alpha reaches beta.", "    summary: Alpha\x00 reaches beta."),),
+    ),
+    Case(
+        "escape-control-character",
+        "data/releases/2.1.yaml:13: the control character U+001B is not allowed in data files",
+        edits=((R21, "    summary: Alpha reaches beta.", "    summary: Alpha\x1b[31m reaches beta."),),
+    ),
+    Case(
+        "huge-text",
+        "data/releases/2.1.yaml:13: features[0].summary: this text has 60,000 characters; a data field may have at most 50,000",
+        edits=((R21, "    summary: Alpha reaches beta.", "    summary: " + "x" * 60000),),
+    ),
+    Case(
+        "topic-id-not-kebab-case",
+        "data/topics.yaml:2: topics[0].id: expected a kebab-case id",
+        edits=(("topics.yaml", "  - id: cuda", "  - id: CUDA_GPU"),),
+    ),
+    Case(
+        "redirects-not-a-mapping",
+        "data/redirects.yaml:1: expected a mapping of old to new page paths",
+        writes={"redirects.yaml": b"- /releases/1.9/\n- /releases/2.0/\n"},
+    ),
+    Case(
+        "redirect-not-a-site-path",
+        "data/redirects.yaml:2: expected site paths on both sides",
+        writes={"redirects.yaml": b"# moved pages\n/releases/1.9/: javascript:alert(1)\n"},
+    ),
+    Case(
+        "redirect-hides-a-live-page",
+        "data/redirects.yaml:1: the page /releases/2.1/ still exists; a redirect would hide it",
+        writes={"redirects.yaml": b"/releases/2.1/: /releases/2.0/\n"},
+    ),
+    Case(
+        "published-line-counts-comments-and-blanks",
+        "data/published.txt:5: /releases/1.9/ was published but would disappear",
+        writes={"published.txt": b"# registry\n\n/releases/2.1/\n# older pages\n/releases/1.9/\n"},
+    ),
+    Case(
+        "distinct-names-no-feature",
+        "data/distinct.yaml:3: distinct[0].ids[1]: 'no-such-feature' is not the id of any feature",
+        writes={"distinct.yaml": b"distinct:\n  - ids: [alpha,\n      no-such-feature]\n    reason: Looks alike.\n"},
     ),
 ]

@@ -1,0 +1,43 @@
+"""The last line of defence: page HTML passes an allowlist sanitizer (nh3) before it reaches a reader.
+
+Data text is checked when loaded and escaped when rendered; this catches whatever those missed.
+Only the tags and attributes the site's own pages use survive, and links keep only http, https
+and mailto schemes (or relative addresses): no script, event handler or `javascript:` URL can.
+"""
+
+from __future__ import annotations
+
+import nh3
+
+ALLOWED_TAGS = frozenset(
+    {"a", "abbr", "blockquote", "br", "button", "code", "dd", "del", "details", "div", "dl", "dt", "em", "form", "hr"}
+    | {"h1", "h2", "h3", "h4", "h5", "h6", "kbd", "label", "li", "mark", "ol", "option", "output", "p", "pre", "section"}
+    | {"select", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul"}
+)
+ALLOWED_ATTRIBUTES = {
+    "*": {"class", "id", "title", "hidden", "lang", "role", "aria-label", "aria-live", "aria-hidden"},
+    "a": {"href"},
+    "abbr": {"title"},
+    "button": {"type"},
+    "details": {"open"},
+    "form": {"method"},
+    "option": {"value", "selected"},
+    "output": {"name"},
+    "select": {"name"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan", "scope"},
+}
+URL_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def sanitize(html: str) -> str:
+    """Page HTML with every tag, attribute and URL scheme outside the allowlist removed."""
+    return nh3.clean(
+        html,
+        tags=set(ALLOWED_TAGS),
+        attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
+        generic_attribute_prefixes={"data-"},
+        url_schemes=set(URL_SCHEMES),
+        link_rel=None,
+        strip_comments=True,
+    )
