@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import yaml
+
 from macros.generate import generate_site
 
 SITE = "https://example.org/atlas/"
@@ -24,3 +28,12 @@ def test_generated_pages_never_let_the_macros_plugin_render_them(mini_atlas):
     for path, markdown in generate_site(mini_atlas, site_url=SITE).pages.items():
         front_matter = markdown.split("---\n")[1]
         assert "render_macros: false" in front_matter.splitlines(), path
+
+
+def test_titles_with_quotes_colons_and_markup_stay_inside_their_front_matter_value(mini_atlas):
+    title = 'Say "hi": `a: b` # not a comment & <not a tag>'
+    topics = (dataclasses.replace(mini_atlas.topics[0], title=title), *mini_atlas.topics[1:])
+    site = generate_site(dataclasses.replace(mini_atlas, topics=topics), site_url=SITE)
+    front_matter = yaml.safe_load(site.pages["topics/cuda.md"].split("---\n")[1])
+    assert front_matter["title"] == "Say &quot;hi&quot;: a: b # not a comment &amp; &lt;not a tag&gt; across releases"
+    assert front_matter["render_macros"] is False
