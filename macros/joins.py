@@ -75,9 +75,9 @@ def _api_names(title: str) -> frozenset[str]:
     return frozenset(name for name in names if "." in name)
 
 
-def _resemblance(one: Feature, other: Feature) -> str | None:
-    """Why two features look like the same one, or None."""
-    shared_apis = _api_names(one.title) & _api_names(other.title)
+def _resemblance(one: Feature, other: Feature, common_apis: frozenset[str]) -> str | None:
+    """Why two features look like the same one, or None; API names that many features mention say nothing."""
+    shared_apis = (_api_names(one.title) & _api_names(other.title)) - common_apis
     if shared_apis:
         return f"both titles name {', '.join(f'`{name}`' for name in sorted(shared_apis))}"
     plain_one, plain_other = one.title.lower().replace("`", ""), other.title.lower().replace("`", "")
@@ -87,6 +87,16 @@ def _resemblance(one: Feature, other: Feature) -> str | None:
     if len(words_one) >= 2 and len(words_other) >= 2 and len(words_one & words_other) / len(words_one | words_other) >= WORD_OVERLAP:
         return f"the titles share the words {', '.join(sorted(words_one & words_other))}"
     return None
+
+
+def _common_api_names(appearances: dict[str, list[tuple[str, Feature]]]) -> frozenset[str]:
+    """API names that the titles of more than two feature ids mention, such as `torch.compile`: a context, not an identity."""
+    ids_naming: dict[str, set[str]] = {}
+    for feature_id, entries in appearances.items():
+        for _, feature in entries:
+            for name in _api_names(feature.title):
+                ids_naming.setdefault(name, set()).add(feature_id)
+    return frozenset(name for name, ids in ids_naming.items() if len(ids) > 2)
 
 
 def likely_duplicates(atlas: Atlas) -> list[LikelyDuplicate]:
@@ -99,13 +109,14 @@ def likely_duplicates(atlas: Atlas) -> list[LikelyDuplicate]:
         for feature in release.features:
             appearances.setdefault(feature.id, []).append((release.version, feature))
     reviewed = {frozenset(pair.ids) for pair in atlas.distinct}
+    common_apis = _common_api_names(appearances)
     found = []
     for first, second in itertools.combinations(sorted(appearances), 2):
         pair = frozenset((first, second))
         if pair in together or pair in reviewed:
             continue
         for (first_release, one), (second_release, other) in itertools.product(appearances[first], appearances[second]):
-            reason = _resemblance(one, other)
+            reason = _resemblance(one, other, common_apis)
             if reason:
                 found.append(LikelyDuplicate(first, second, first_release, second_release, reason))
                 break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import date
 from pathlib import Path
@@ -17,6 +18,9 @@ from .permalinks import registry_errors
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
 
+PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches")
+# Pages whose content changes as releases come and go: a platform fact cited to one of them can silently stop being true.
+_MOVING_PAGE = re.compile(r"/(?:blob|tree)/(?:main|master)/|pytorch\.org/get-started/(?:previous-versions|locally)")
 SECTION_IDS = frozenset({"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"})
 _TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning")
 T = TypeVar("T")
@@ -206,18 +210,24 @@ def _check_ids(report: _FileReport, reserved: frozenset[str]) -> None:
 
 
 def _check_sources(report: _FileReport) -> None:
-    """Every cited URL is listed once in the release's `sources`, which gives it a title."""
+    """Every cited URL is listed once in the release's `sources`, which gives it a title; platform facts cite pages that do not move."""
     data = report.document.data
     listed = [source["url"] for source in data["sources"]]
     _check_unique(listed, ("sources",), "source URL", report)
     for path, url in _citations(data):
         if url not in listed:
             report.error(path, f"the source {url} is not listed in the release's `sources` (add it there with a title)")
+        if path[0] in PLATFORM_FACTS and _MOVING_PAGE.search(url):
+            message = (
+                f"{url} changes over time; cite a platform fact with a page that does not move, such as a commit or tag "
+                "permalink (https://github.com/pytorch/pytorch/blob/<commit>/RELEASE.md) or the release's own notes"
+            )
+            report.error(path, message)
 
 
 def _citations(data: dict) -> list[tuple[FieldPath, str]]:
     """Every (path, URL) a release file cites as a source."""
-    facts = ("released", "commits", "contributors", "python", "cuda", "rocm", "macos")
+    facts = ("released", "commits", "contributors", *PLATFORM_FACTS)
     cited = [((key, "source"), data[key]["source"]) for key in facts if key in data]
     cited += [(("patches", index, "source"), patch["source"]) for index, patch in enumerate(data.get("patches", []))]
     for kind in ("features", "changes"):

@@ -267,4 +267,20 @@ CASES = [
         "data/distinct.yaml:3: distinct[0].ids[1]: 'no-such-feature' is not the id of any feature",
         writes={"distinct.yaml": b"distinct:\n  - ids: [alpha,\n      no-such-feature]\n    reason: Looks alike.\n"},
     ),
+    Case(
+        "platform-source-moves",
+        "data/releases/2.1.yaml:4: python.source: https://github.com/pytorch/pytorch/blob/main/RELEASE.md changes over time",
+        edits=(
+            (
+                R21,
+                'python: {versions: ["3.10", "3.11"], source: https://example.org/2.1}',
+                'python: {versions: ["3.10", "3.11"], source: https://github.com/pytorch/pytorch/blob/main/RELEASE.md}',
+            ),
+            (
+                R21,
+                "  - {url: https://example.org/2.1, title: Notes 2.1}",
+                "  - {url: https://example.org/2.1, title: Notes 2.1}\n  - {url: https://github.com/pytorch/pytorch/blob/main/RELEASE.md, title: Matrix}",
+            ),
+        ),
+    ),
 ]

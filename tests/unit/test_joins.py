@@ -51,3 +51,10 @@ def test_real_data_has_no_likely_duplicate_ids(real_atlas):
     assert not duplicates, "one feature under two ids (fix the ids, or review the pair in data/distinct.yaml):\n" + "\n".join(
         map(str, duplicates)
     )
+
+
+def test_an_api_name_that_many_features_mention_is_context_not_identity(mini_atlas):
+    atlas = _retitled(mini_atlas, "2.0", "gamma", "Faster `torch.compile` warm-up")
+    atlas = _retitled(atlas, "2.10", "delta", "`torch.compile` on Windows")
+    atlas = _retitled(atlas, "2.0", "beta-thing", "`torch.compile` for optimizers")
+    assert likely_duplicates(atlas) == []
