@@ -46,6 +46,20 @@ PEAK_RSS = (  # runs a command and prints its peak resident memory in KiB
 )
 
 
+SYNTHETIC_LABELS = {  # the synthetic releases (3.x) use the three-stage words, so features move through stages
+    "schemes": [
+        {
+            "id": "synthetic",
+            "title": "Stable, Beta and Prototype",
+            "first": "3.0",
+            "source": "https://example.org/labels",
+            "intro": "The labels of the synthetic releases.",
+            "labels": [{"name": stage, "meaning": f"The {stage} stage."} for stage in reversed(STAGES)],
+        }
+    ]
+}
+
+
 def synthetic_release(index: int) -> dict:
     """One schema-valid release with overlapping feature ids, so features move through stages."""
     version = f"3.{index}"
@@ -84,6 +98,7 @@ def synthetic_release(index: int) -> dict:
         "released": {"date": f"{2030 + index // 12}-{index % 12 + 1:02d}-15", "source": source},
         "python": {"versions": ["3.10", "3.11"], "source": source},
         "cuda": {"versions": ["12.1"], "source": source},
+        "coverage": {"changes": "complete"},
         "sources": [{"url": source, "title": f"Notes {version}"}],
         "features": features,
         "changes": changes,
@@ -96,6 +111,7 @@ def make_pipeline_project(root: Path, releases: int) -> Path:
     (project / "data" / "releases").mkdir(parents=True)
     shutil.copytree(PROJECT / "data" / "schema", project / "data" / "schema")
     shutil.copy(PROJECT / "data" / "topics.yaml", project / "data" / "topics.yaml")
+    (project / "data" / "labels.yaml").write_text(yaml.safe_dump(SYNTHETIC_LABELS, sort_keys=False), encoding="utf-8")
     for index in range(releases):
         release = synthetic_release(index)
         text = yaml.safe_dump(release, sort_keys=False, allow_unicode=True).replace(

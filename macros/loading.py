@@ -227,7 +227,7 @@ def _check_sources(report: _FileReport) -> None:
 
 def _citations(data: dict) -> list[tuple[FieldPath, str]]:
     """Every (path, URL) a release file cites as a source."""
-    facts = ("released", "commits", "contributors", *PLATFORM_FACTS)
+    facts = ("released", "commits", "contributors", "python", "cuda", "rocm", "macos")
     cited = [((key, "source"), data[key]["source"]) for key in facts if key in data]
     cited += [(("patches", index, "source"), patch["source"]) for index, patch in enumerate(data.get("patches", []))]
     for kind in ("features", "changes"):

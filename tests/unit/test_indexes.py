@@ -78,7 +78,9 @@ def test_topic_entries_group_by_release_newest_first(mini_atlas):
 
 def test_platform_reverse_lookup(mini_atlas):
     assert indexes.platform_lookup(mini_atlas, "cuda") == {"11.8": ["2.0", "2.1"], "12.1": ["2.1"]}
-    assert indexes.platform_lookup(mini_atlas, "python") == {"3.9": ["2.0"], "3.10": ["2.0", "2.1"], "3.11": ["2.1", "2.10"]}
+    python = {"3.9": ["2.0"], "3.10": ["2.0", "2.1"], "3.11": ["2.1", "2.10"], "3.12": ["2.1"]}  # 3.12 came with patch 2.1.1
+    assert indexes.platform_lookup(mini_atlas, "python") == python
+    assert indexes.platform_lookup(mini_atlas, "rocm") == {"6.0": ["2.1"]}
 
 
 def test_only_a_feature_with_a_history_has_a_page_of_its_own(mini_atlas):
