@@ -35,16 +35,6 @@ def built_site(tmp_path_factory):
     yield from _built_and_served(tmp_path_factory.mktemp("served"), PROJECT_DIR)
 
 
-@pytest.fixture(scope="session")
-def mini_site(tmp_path_factory):
-    """The site built from the mini data set, whose features have histories of several releases."""
-    from tests.support.site import copy_mini_data, copy_site_sources
-
-    project = copy_site_sources(tmp_path_factory.mktemp("mini-sources"), with_data=False)
-    copy_mini_data(project / "data")
-    yield from _built_and_served(tmp_path_factory.mktemp("mini-served"), project)
-
-
 def _built_and_served(root: Path, project: Path):
     """Build `project` with `mkdocs build --strict` into `root` under the path prefix, and serve it while in use."""
     from tests.support.site import PREFIX, BuiltSite, build_site, free_port, serve
