@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import fields, is_dataclass
+from html import escape
 
 from .indexes import Lifecycle
+from .markup import text_only
 from .model import Atlas, Release
 from .schema import SCHEMA_DIR
 
@@ -102,3 +104,26 @@ def atom_feed(atlas: Atlas, *, site_url: str) -> str:
         add(entry, "summary", release.summary.strip(), type="text")
     ET.indent(feed)
     return ET.tostring(feed, encoding="unicode", xml_declaration=True) + "\n"
+
+
+BADGE_COLOURS = {"stable": "#1b5e20", "api-stable": "#1b5e20", "beta": "#0d47a1", "prototype": "#6a1b9a", "api-unstable": "#6a1b9a"}
+BADGE_OTHER = "#37474f"
+BADGE_END = "#b71c1c"
+
+
+def feature_badge(lifecycle: Lifecycle, shown: str) -> str:
+    """An SVG status badge for one feature: its name, and its latest stage with the release, drawn at build time."""
+    left, right = "PyTorch Release Atlas", f"{shown} in {lifecycle.latest.version}"
+    slug = lifecycle.latest.stage.lower()
+    colour = BADGE_END if slug in ("deprecated", "removed") else BADGE_COLOURS.get(slug, BADGE_OTHER)
+    left_width, right_width = 10 + 6 * len(left), 10 + 6 * len(right)
+    width = left_width + right_width
+    label = escape(f"{text_only(lifecycle.title)}: {right}")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" aria-label="{label}">'
+        f"<title>{label}</title>"
+        f'<rect width="{left_width}" height="20" fill="#555"/><rect x="{left_width}" width="{right_width}" height="20" fill="{colour}"/>'
+        '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">'
+        f'<text x="{left_width / 2}" y="14">{escape(left)}</text><text x="{left_width + right_width / 2}" y="14">{escape(right)}</text>'
+        "</g></svg>\n"
+    )

@@ -9,12 +9,14 @@ from functools import cache
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from packaging.version import Version
 
 from . import exports, indexes
-from .markup import attribute, fenced, front_matter, inline, link_target, plain
-from .model import Atlas, Labels
+from .markup import attribute, fenced, front_matter, inline, link_target, plain, text_only
+from .model import CORE_COMPONENT, Atlas, Labels
 from .permalinks import redirect_page
 
+PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
 
@@ -38,7 +40,7 @@ def badge_maker(labels: Labels) -> Callable[[str], str]:
 
     def badge(stage: str) -> str:
         title = html.escape(meanings.get(stage, ""), quote=True)
-        return f'<span title="{title}" class="atlas-stage atlas-stage--{stage.lower()}">{stage}</span>'
+        return f'<span title="{title}" class="atlas-stage atlas-stage--{stage.lower()}">{labels.shown(stage)}</span>'
 
     return badge
 
@@ -60,6 +62,7 @@ def template_environment() -> Environment:
     env.filters.update(
         inline=inline,
         plain=plain,
+        text_only=text_only,
         attribute=attribute,
         link_target=link_target,
         front_matter=front_matter,
@@ -80,6 +83,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
     """Every generated page and file for this data, keyed by path relative to the docs directory."""
     env = template_environment()
     env.filters["badge"] = badge_maker(atlas.labels)  # set per build: the labels are data
+    env.filters["shown"] = atlas.labels.shown
     lifecycles = indexes.build_lifecycles(atlas)
     moved = indexes.stage_changes(atlas, lifecycles)
     sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
@@ -88,30 +92,40 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         "lifecycles": lifecycles,
         "label_order": atlas.labels.order,
         "missing_releases": indexes.missing_releases(atlas),
+        "core_component": CORE_COMPONENT,
     }
 
     def render(template: str, **context: object) -> str:
         return env.get_template(template).render(**common, **context)
 
     pages = {"releases/index.md": render("releases_index.md.j2")}
-    for release in atlas.releases:
+    for index, release in enumerate(atlas.releases):
         pages[f"releases/{release.version}.md"] = render(
-            "release.md.j2", release=release, sources=sources_by_release[release.version], moved=moved[release.version]
+            "release.md.j2",
+            release=release,
+            sources=sources_by_release[release.version],
+            moved=moved[release.version],
+            previous=atlas.releases[index - 1] if index else None,
+            next=atlas.releases[index + 1] if index + 1 < len(atlas.releases) else None,
         )
     sizes = topic_sizes(atlas, lifecycles)
     pages["topics/index.md"] = render("topics_index.md.j2", topic_sizes=sizes)
     for topic in atlas.topics:
+        chosen = indexes.topic_lifecycles(atlas, lifecycles, topic.id)
         pages[f"topics/{topic.id}.md"] = render(
             "topic.md.j2",
             topic=topic,
-            topic_lifecycles=indexes.topic_lifecycles(atlas, lifecycles, topic.id),
+            topic_lifecycles=chosen,
             entries=indexes.topic_entries(atlas, topic.id),
+            columns=indexes.release_columns(atlas, since=min((Version(lc.stages[0].version) for lc in chosen), default=None)),
+            stages=[s for s in indexes.stage_order(atlas) if s in {st.stage for lc in chosen for st in lc.stages}],
+            platform_titles=PLATFORM_TITLES,
         )
     pages["features/index.md"] = render("features_index.md.j2")
-    files = {}
+    files = {f"features/{lc.id}/badge.svg": exports.feature_badge(lc, atlas.labels.shown(lc.latest.stage)) for lc in lifecycles.values()}
     for lifecycle in lifecycles.values():
         if lifecycle.has_history:
-            pages[f"features/{lifecycle.id}.md"] = render("feature.md.j2", lifecycle=lifecycle)
+            pages[f"features/{lifecycle.id}.md"] = render("feature.md.j2", lifecycle=lifecycle, site_url=site_url)
         else:  # mentioned by one release only: the feature's own address leads to that entry
             target = "/" + exports.site_path(lifecycle.doc_path)
             files[f"features/{lifecycle.id}/index.html"] = redirect_page(f"/features/{lifecycle.id}/", target)
@@ -119,6 +133,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         "matrix.md.j2",
         stages=[s for s in indexes.stage_order(atlas) if s in {st.stage for lc in lifecycles.values() for st in lc.stages}],
         components=sorted({lc.component for lc in lifecycles.values()}),
+        versions=indexes.release_columns(atlas),
     )
     pages["upgrade.md"] = render("upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles))
     pages["platforms.md"] = render(
@@ -126,6 +141,8 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         python_lookup=indexes.platform_lookup(atlas, "python"),
         cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
         rocm_lookup=indexes.platform_lookup(atlas, "rocm"),
+        libraries=indexes.companion_libraries(atlas),
+        companion_lookup=indexes.companion_lookup(atlas),
     )
     files |= {
         "api/releases.json": exports.releases_json(atlas, lifecycles, site_url=site_url),

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from packaging.version import Version
 
+from .markup import text_only
 from .model import Atlas, Change, Feature, Release
 
 END_STAGES = {"deprecation": "Deprecated", "removal": "Removed"}
@@ -32,6 +34,11 @@ class Lifecycle:
     stages: tuple[Stage, ...]
 
     @property
+    def sort_key(self) -> str:
+        """The title as a reader sees it, case-folded: rows sort by words, not by Markdown markers."""
+        return text_only(self.title).lstrip("\"'([").casefold()
+
+    @property
     def latest(self) -> Stage:
         """The most recent stage."""
         return self.stages[-1]
@@ -45,6 +52,11 @@ class Lifecycle:
     def doc_path(self) -> str:
         """Where the feature is described: its history page, or else its entry on its one release page."""
         return f"features/{self.id}.md" if self.has_history else f"releases/{self.stages[0].version}.md#{self.id}"
+
+    def first_release_with(self, stages: Iterable[str]) -> str | None:
+        """The first release in which the feature had one of these stages, if any."""
+        wanted = set(stages)
+        return next((s.version for s in self.stages if s.stage in wanted), None)
 
     def stage_in(self, version: str) -> str | None:
         """The stage in one release, or None if that release does not mention the feature."""
@@ -160,6 +172,26 @@ def missing_releases(atlas: Atlas) -> list[str]:
         newest = max(minor for m, minor in covered if m == major)
         missing += [f"{major}.{minor}" for minor in range(newest + 1) if (major, minor) not in covered]
     return missing
+
+
+def release_columns(atlas: Atlas, since: Version | None = None) -> list[str]:
+    """Every feature release from the first covered one (or `since`) to the newest, covered or not, oldest first."""
+    versions = [release.version for release in atlas.releases] + missing_releases(atlas)
+    return sorted((v for v in versions if since is None or Version(v) >= since), key=Version)
+
+
+def companion_libraries(atlas: Atlas) -> list[str]:
+    """Every companion library the data pairs with a release, in order of first mention."""
+    return list(dict.fromkeys(c.library for release in atlas.releases for c in release.companions))
+
+
+def companion_lookup(atlas: Atlas) -> dict[str, dict[str, list[str]]]:
+    """Per library, from each of its versions (as the tables print them) to the torch releases it goes with, newest first."""
+    table: dict[str, dict[str, list[str]]] = {library: {} for library in companion_libraries(atlas)}
+    for release in atlas.newest_first:
+        for companion in release.companions:
+            table[companion.library].setdefault(companion.version, []).append(release.version)
+    return table
 
 
 def platform_lookup(atlas: Atlas, platform: str) -> dict[str, list[str]]:

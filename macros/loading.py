@@ -18,7 +18,7 @@ from .permalinks import registry_errors
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
 
-PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches")
+PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches", "companions")
 # Pages whose content changes as releases come and go: a platform fact cited to one of them can silently stop being true.
 _MOVING_PAGE = re.compile(r"/(?:blob|tree)/(?:main|master)/|pytorch\.org/get-started/(?:previous-versions|locally)")
 SECTION_IDS = frozenset({"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"})
@@ -229,7 +229,8 @@ def _citations(data: dict) -> list[tuple[FieldPath, str]]:
     """Every (path, URL) a release file cites as a source."""
     facts = ("released", "commits", "contributors", "python", "cuda", "rocm", "macos")
     cited = [((key, "source"), data[key]["source"]) for key in facts if key in data]
-    cited += [(("patches", index, "source"), patch["source"]) for index, patch in enumerate(data.get("patches", []))]
+    for key in ("patches", "companions"):
+        cited += [((key, index, "source"), entry["source"]) for index, entry in enumerate(data.get(key, []))]
     for kind in ("features", "changes"):
         for index, item in enumerate(data.get(kind, [])):
             cited += [((kind, index, "sources", n), url) for n, url in enumerate(item["sources"])]

@@ -2,7 +2,8 @@
 
 Templates write a data string only through one of: `inline` (Markdown prose), `plain` (text inside
 raw HTML), `attribute` (an HTML attribute value), `link_target` (a URL in a Markdown link),
-`front_matter` (a YAML front-matter value) or `fenced` (a code block); a test holds them to it.
+`front_matter` (a YAML front-matter value), `fenced` (a code block) or `text_only` (a line inside a
+code block: no backticks can close it); a test holds them to it.
 JSON goes through `json.dumps`.
 """
 
@@ -58,11 +59,15 @@ def inline(text: str) -> str:
     return "".join(parts).strip()
 
 
+def text_only(text: str) -> str:
+    """Data text without its Markdown markers (links keep their words), as a reader sees it; not escaped."""
+    text = _LINK.sub(r"\1", text)
+    return re.sub(r"`+|\*\*?|(?<!\w)__?|__?(?!\w)", "", text).strip()
+
+
 def plain(text: str) -> str:
     """Data text without Markdown markers, HTML-escaped, for use inside raw HTML."""
-    text = _LINK.sub(r"\1", text)
-    text = re.sub(r"`+|\*\*?|(?<!\w)__?|__?(?!\w)", "", text)
-    return html.escape(text.strip(), quote=True)
+    return html.escape(text_only(text), quote=True)
 
 
 def attribute(text: str) -> str:

@@ -83,6 +83,18 @@ class Patch:
 
 
 @dataclass(frozen=True, slots=True)
+class Companion:
+    """A library version that its official compatibility table pairs with a release."""
+
+    library: str
+    version: str
+    source: str
+    with_torch: str = ""
+    python: str = ""
+    final: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Example:
     """A code example attached to a feature."""
 
@@ -145,6 +157,7 @@ class Release:
     rocm: Versions | None = None
     macos: Minimum | None = None
     patches: tuple[Patch, ...] = ()
+    companions: tuple[Companion, ...] = ()
     highlights: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
 
@@ -172,6 +185,10 @@ class Release:
         counts = {label: len(self.features_with(label)) for label in label_order}
         return {label: n for label, n in counts.items() if n}
 
+    def change_counts(self) -> dict[str, int]:
+        """Number of changes of each kind (breaking, deprecation, removal), zeros included."""
+        return {kind: sum(change.kind == kind for change in self.changes) for kind in CHANGE_KINDS}
+
     def feature(self, feature_id: str) -> Feature | None:
         """The feature with this id, if this release has it."""
         return next((f for f in self.features if f.id == feature_id), None)
@@ -188,6 +205,7 @@ class Topic:
     id: str
     title: str
     intro: str
+    platform: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,11 +214,7 @@ class Label:
 
     name: str
     meaning: str
-
-    @property
-    def slug(self) -> str:
-        """The label as a CSS class and anchor suffix: `API-Unstable` -> `api-unstable`."""
-        return self.name.lower()
+    stable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +251,15 @@ class Labels:
         """Every label word, newest scheme first and most stable first within a scheme, then Unlabeled."""
         words = [label.name for scheme in reversed(self.schemes) for label in scheme.labels]
         return (*dict.fromkeys(words), self.unlabeled.name)
+
+    @cached_property
+    def stable_words(self) -> frozenset[str]:
+        """The words that mark a feature as stable, in any scheme."""
+        return frozenset(label.name for scheme in self.schemes for label in scheme.labels if label.stable)
+
+    def shown(self, name: str) -> str:
+        """How a stage reads on the site: an item without a label says so in plain words."""
+        return "No label" if name == self.unlabeled.name else name
 
     def label(self, name: str) -> Label | None:
         """The label with this word (the newest scheme's meaning when several schemes share it)."""

@@ -11,12 +11,13 @@ import nh3
 
 ALLOWED_TAGS = frozenset(
     {"a", "abbr", "blockquote", "br", "button", "code", "dd", "del", "details", "div", "dl", "dt", "em", "form", "hr"}
-    | {"h1", "h2", "h3", "h4", "h5", "h6", "kbd", "label", "li", "mark", "ol", "option", "output", "p", "pre", "section"}
+    | {"h1", "h2", "h3", "h4", "h5", "h6", "img", "kbd", "label", "li", "mark", "nav", "ol", "option", "output", "p", "pre", "section"}
     | {"select", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul"}
 )
 ALLOWED_ATTRIBUTES = {
-    "*": {"class", "id", "title", "hidden", "lang", "role", "aria-label", "aria-live", "aria-hidden"},
-    "a": {"href"},
+    "*": {"class", "id", "title", "hidden", "lang", "role", "tabindex", "aria-label", "aria-live", "aria-hidden"},
+    "a": {"href", "rel"},
+    "img": {"src", "alt"},
     "abbr": {"title"},
     "button": {"type"},
     "details": {"open"},

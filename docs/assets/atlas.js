@@ -33,7 +33,8 @@
         const visible =
           (!chosen.topic || row.dataset.topics.split(" ").includes(chosen.topic)) &&
           (!chosen.stage || row.dataset.stages.split(" ").includes(chosen.stage)) &&
-          (!chosen.component || row.dataset.component === chosen.component);
+          (!chosen.component || row.dataset.component === chosen.component ||
+            (chosen.component === "domain-libraries" && row.dataset.component !== form.dataset.core));
         row.hidden = !visible;
         if (visible) { shown += 1; }
       });
@@ -106,7 +107,13 @@
     if (top < clear || top > window.innerHeight) { window.scrollBy(0, top - clear); }
   }
 
+  // A stage grid opens on its newest releases (the right-hand end); the names column stays in view.
+  function showNewestReleases() {
+    document.querySelectorAll(".atlas-grid-scroll").forEach(function (box) { box.scrollLeft = box.scrollWidth; });
+  }
+
   function setup() {
+    showNewestReleases();
     setupMatrix();
     setupUpgrade();
     window.requestAnimationFrame(revealTarget);
