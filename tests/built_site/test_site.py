@@ -74,7 +74,7 @@ def test_release_page_shows_labels_facts_and_sources(built_site, release):
     badges = page.with_class("atlas-stage")
     assert len(badges) >= len(release.features)
     for feature in release.features:
-        assert f'atlas-stage--{feature.stability.lower()}">{feature.stability}<' in html
+        assert f'atlas-stage--{feature.stability.lower()}">{ATLAS.labels.shown(feature.stability)}<' in html
     assert release.date.strftime("%B %-d, %Y") in html
     for source in release.sources:
         assert source.url.replace("&", "&amp;") in html
@@ -280,3 +280,29 @@ def test_every_badge_says_what_its_label_means(built_site):
     for release in ATLAS.releases:
         badges = parse(built_site.page(f"releases/{release.version}/")).with_class("atlas-stage")
         assert badges and all(badge.attrs.get("title") for badge in badges), release.version
+
+
+@pytest.mark.parametrize("topic", ATLAS.topics, ids=lambda t: t.id)
+def test_every_topic_index_opens_with_its_stage_grid(built_site, topic):
+    page = parse(built_site.page(f"topics/{topic.id}/"))
+    lifecycles = indexes.topic_lifecycles(ATLAS, indexes.build_lifecycles(ATLAS), topic.id)
+    rows = [e for e in page.elements if e.tag == "tr" and "data-stages" in e.attrs]
+    assert len(rows) == len(lifecycles)
+    if topic.platform:
+        assert "platform" in page.ids
+
+
+def test_every_feature_has_an_svg_status_badge(built_site):
+    import xml.etree.ElementTree as ET
+
+    for lifecycle in indexes.build_lifecycles(ATLAS).values():
+        svg = ET.parse(built_site.files / "features" / lifecycle.id / "badge.svg").getroot()
+        assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+        assert f"in {lifecycle.latest.version}" in "".join(svg.itertext())
+
+
+def test_every_release_links_its_neighbours(built_site):
+    for previous, current in zip(ATLAS.releases, ATLAS.releases[1:], strict=False):
+        links = parse(built_site.page(f"releases/{current.version}/")).links()
+        assert f"../{previous.version}/" in links
+        assert f"../{current.version}/" in parse(built_site.page(f"releases/{previous.version}/")).links()

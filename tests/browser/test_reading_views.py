@@ -1,0 +1,120 @@
+"""The views for reading the atlas at full size, used as a reader would at 1280 px and on a 375 px phone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from macros import indexes
+from macros.loading import load_atlas
+from tests.conftest import REAL_DATA
+
+ATLAS = load_atlas(REAL_DATA)
+LIFECYCLES = indexes.build_lifecycles(ATLAS)
+PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+NAMES_IN_VIEW = """grid => { const box = grid.closest('.atlas-grid-scroll').getBoundingClientRect();
+    const name = grid.tBodies[0].rows[0].cells[0].getBoundingClientRect();
+    const head = grid.tHead.rows[0].cells[1].getBoundingClientRect();
+    return {nameLeft: name.left - box.left, headTop: head.top - box.top}; }"""
+
+
+@pytest.mark.parametrize("options", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("path", ["matrix/", "topics/distributed/"])
+def test_grid_keeps_names_and_releases_in_view_while_it_scrolls_inside_itself(new_visit, options, path):
+    tab = new_visit(**options)
+    tab.open(path)
+    grid = tab.page.locator(".atlas-grid").first
+    box = tab.page.locator(".atlas-grid-scroll").first
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth"), "the grid is wider than its box"
+    assert box.evaluate("b => b.scrollLeft > 0"), "the grid opens on its newest releases"
+    box.evaluate("b => { b.scrollLeft = 0; b.scrollTop = 400; }")
+    start = grid.evaluate(NAMES_IN_VIEW)
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    end = grid.evaluate(NAMES_IN_VIEW)
+    assert abs(start["nameLeft"]) <= 1 and abs(end["nameLeft"]) <= 1, (start, end)  # the names column stays put
+    assert abs(end["headTop"]) <= 1, end  # the release numbers stay at the top
+    assert tab.page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    assert not tab.console_errors
+
+
+def test_grid_rows_sort_by_plain_title_and_cells_say_the_stage_in_words(visit):
+    visit.open("matrix/")
+    names = visit.page.eval_on_selector_all("#matrix-table tbody th a", "links => links.map(a => a.textContent)")
+    assert names == sorted(names, key=lambda name: name.lstrip("\"'([").casefold())
+    torch_fft = visit.page.locator("#matrix-table tbody tr", has=visit.page.locator("a[href$='features/torch-fft/']"))
+    cells = torch_fft.locator("td").all_inner_texts()
+    versions = indexes.release_columns(ATLAS)
+    assert cells[versions.index("1.7")] == "Beta" and cells[versions.index("1.8")] == "Stable"
+    assert cells[versions.index("1.6")] == "–"
+
+
+def test_component_filter_tells_core_from_domain_libraries(visit):
+    visit.open("matrix/?component=domain-libraries")
+    shown = visit.page.eval_on_selector_all("#matrix-table tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.component)")
+    assert shown and "pytorch" not in shown
+    assert len(shown) == sum(lc.component != "pytorch" for lc in LIFECYCLES.values())
+
+
+def test_feature_page_shows_the_whole_history_and_its_badge(visit):
+    lifecycle = LIFECYCLES["zero-redundancy-optimizer"]
+    visit.open("features/zero-redundancy-optimizer/")
+    rows = visit.page.locator("#history ~ table tbody tr, table tbody tr").all_inner_texts()
+    assert [row.split("\t")[0].strip() for row in rows][: len(lifecycle.stages)] == [f"PyTorch {s.version}" for s in lifecycle.stages]
+    milestones = visit.page.locator(".atlas-milestones").inner_text()
+    assert "Since PyTorch 1.8" in milestones and "Stable since PyTorch 1.10" in milestones
+    badge = visit.page.locator("img[src$='badge.svg']")
+    assert badge.evaluate("img => img.complete && img.naturalWidth > 0")
+    assert not visit.console_errors
+
+
+def test_previous_and_next_release_links_step_through_the_releases(visit):
+    visit.open("releases/1.10/")
+    visit.page.locator(".atlas-prevnext a[rel=next]").click()
+    visit.page.wait_for_url(re.compile(r"/releases/1\.11/$"))
+    visit.page.locator(".atlas-prevnext a[rel=prev]").click()
+    visit.page.wait_for_url(re.compile(r"/releases/1\.10/$"))
+    assert "Upgrading to 1.10 from 1.9" in visit.page.locator(".admonition").first.inner_text()
+
+
+def test_upgrade_from_the_oldest_to_the_newest_release_shows_every_release_in_between(visit):
+    first, last = ATLAS.releases[0].version, ATLAS.releases[-1].version
+    visit.open(f"upgrade/?from={first}&to={last}")
+    shown = visit.page.eval_on_selector_all(".atlas-step:not([hidden])", "steps => steps.map(s => s.dataset.version)")
+    assert shown == [r.version for r in ATLAS.releases[1:]]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("allow_tf32", "releases/1.12/"),
+        ("channels_last", "releases/1.5/"),
+        ("set_float32_matmul_precision", "releases/1.12/"),
+        ("torch.backends.cuda.matmul", "releases/1.12/"),
+        ("FlexAttention", "features/flex-attention/"),
+    ],
+)
+def test_search_finds_api_identifiers_whole_or_in_part(visit, query, expected):
+    visit.open("")
+    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
+    visit.page.locator("input.md-search__input").press_sequentially(query, delay=20)
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+    hrefs = visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
+    assert any(expected in href for href in hrefs[:10]), hrefs[:10]
+    assert "contributing" not in hrefs[0]
+
+
+def test_breaking_changes_search_ranks_data_pages_above_the_guides(visit):
+    visit.open("")
+    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
+    visit.page.locator("input.md-search__input").press_sequentially("breaking", delay=20)
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+    first = visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")[0]
+    assert "/releases/" in first, first
+
+
+def test_companion_lookup_answers_the_reverse_question(visit):
+    visit.open("platforms/#torchvision-0-20")
+    row = visit.page.locator("#torchvision-0-20").locator("xpath=ancestor::tr")
+    assert row.inner_text().split("\t")[-1].strip() == "2.5"
