@@ -79,7 +79,7 @@ def _indent_block(text: str, width: int = 4) -> str:
     return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
 
 
-def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
+def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> GeneratedSite:
     """Every generated page and file for this data, keyed by path relative to the docs directory."""
     env = template_environment()
     env.filters["badge"] = badge_maker(atlas.labels)  # set per build: the labels are data
@@ -93,6 +93,7 @@ def generate_site(atlas: Atlas, *, site_url: str) -> GeneratedSite:
         "label_order": atlas.labels.order,
         "missing_releases": indexes.missing_releases(atlas),
         "core_component": CORE_COMPONENT,
+        "repository": repository.rstrip("/"),
     }
 
     def render(template: str, **context: object) -> str:

@@ -39,7 +39,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         atlas = load_atlas(DATA_DIR)
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
-    _generated = generate_site(atlas, site_url=config.site_url or "/")
+    _generated = generate_site(atlas, site_url=config.site_url or "/", repository=config.extra.get("repository", ""))
     config.nav = _generated.nav
     config.extra["atlas_fragments"] = _generated.fragments
     return config

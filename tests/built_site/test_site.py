@@ -306,3 +306,10 @@ def test_every_release_links_its_neighbours(built_site):
         links = parse(built_site.page(f"releases/{current.version}/")).links()
         assert f"../{previous.version}/" in links
         assert f"../{current.version}/" in parse(built_site.page(f"releases/{previous.version}/")).links()
+
+
+def test_release_pages_link_to_their_data_file_and_the_report_form(built_site):
+    for release in ATLAS.releases:
+        links = parse(built_site.page(f"releases/{release.version}/")).links()
+        assert any(link.endswith(f"/edit/main/data/releases/{release.version}.yaml") for link in links), release.version
+        assert any("/issues/new?template=data-correction.yml" in link for link in links), release.version
