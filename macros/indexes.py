@@ -145,6 +145,16 @@ def stage_order(atlas: Atlas) -> tuple[str, ...]:
     return (*atlas.labels.order, *END_STAGES.values())
 
 
+def deprecated_in(atlas: Atlas) -> dict[str, str]:
+    """For each feature or change id that a release deprecated, the first release that did."""
+    found: dict[str, str] = {}
+    for release in atlas.releases:
+        for change in release.changes:
+            if change.kind == "deprecation":
+                found.setdefault(change.id, release.version)
+    return found
+
+
 def topic_lifecycles(atlas: Atlas, lifecycles: dict[str, Lifecycle], topic_id: str) -> list[Lifecycle]:
     """The lifecycles on one topic: latest release first, then by stage, then by title."""
     order = stage_order(atlas)

@@ -65,15 +65,24 @@
       const from = form.elements.from.value;
       const to = form.elements.to.value;
       const valid = order[from] < order[to];
-      let changes = 0;
+      const counts = { breaking: 0, deprecation: 0, removal: 0, moved: 0 };
       steps.forEach(function (step) {
         const position = Number(step.dataset.order);
         const inside = valid && position > order[from] && position <= order[to];
         step.hidden = !inside;
-        if (inside) { changes += step.querySelectorAll("li a").length; }
+        const heading = step.querySelector("h2");
+        const tocEntry = heading && document.querySelector('.md-nav--secondary a[href="#' + heading.id + '"]');
+        if (tocEntry) { tocEntry.parentElement.hidden = !inside; }
+        if (inside) {
+          ["breaking", "deprecation", "removal"].forEach(function (kind) {
+            counts[kind] += step.querySelectorAll(".atlas-kind--" + kind).length;
+          });
+          counts.moved += step.querySelectorAll(".atlas-moved").length;
+        }
       });
       form.elements.summary.value = valid
-        ? changes + " items from " + from + " to " + to
+        ? "From " + from + " to " + to + ": " + counts.breaking + " backwards-incompatible changes, " +
+          counts.deprecation + " deprecations, " + counts.removal + " removals, " + counts.moved + " stage changes"
         : "Choose a target release newer than " + from + ".";
       writeParams({ from: from, to: to });
     }

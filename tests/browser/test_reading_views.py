@@ -118,3 +118,19 @@ def test_companion_lookup_answers_the_reverse_question(visit):
     visit.open("platforms/#torchvision-0-20")
     row = visit.page.locator("#torchvision-0-20").locator("xpath=ancestor::tr")
     assert row.inner_text().split("\t")[-1].strip() == "2.5"
+
+
+def test_upgrade_summary_counts_each_kind_and_the_contents_follow_the_choice(visit):
+    visit.open("upgrade/?from=1.12&to=2.0")
+    steps = indexes.upgrade_path(indexes.upgrade_steps(ATLAS, LIFECYCLES), "1.12", "2.0")
+    kinds = {kind: sum(c.kind == kind for s in steps for c in s.changes) for kind in ("breaking", "deprecation", "removal")}
+    moved = sum(len(s.stage_changes) for s in steps)
+    summary = visit.page.input_value("output[name=summary]") or visit.page.locator("output[name=summary]").inner_text()
+    assert summary == (
+        f"From 1.12 to 2.0: {kinds['breaking']} backwards-incompatible changes, {kinds['deprecation']} deprecations, "
+        f"{kinds['removal']} removals, {moved} stage changes"
+    )
+    toc = visit.page.eval_on_selector_all(
+        ".md-nav--secondary a[href^='#to-']", "links => links.filter(a => !a.closest('[hidden]')).map(a => a.hash)"
+    )
+    assert toc == ["#to-1-13", "#to-2-0"]
