@@ -136,7 +136,9 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
         components=sorted({lc.component for lc in lifecycles.values()}),
         versions=indexes.release_columns(atlas),
     )
-    pages["upgrade.md"] = render("upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas))
+    pages["upgrade.md"] = render(
+        "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas)
+    )
     pages["platforms.md"] = render(
         "platforms.md.j2",
         python_lookup=indexes.platform_lookup(atlas, "python"),

@@ -81,7 +81,8 @@ def _resemblance(one: Feature, other: Feature, common_apis: frozenset[str]) -> s
     if shared_apis:
         return f"both titles name {', '.join(f'`{name}`' for name in sorted(shared_apis))}"
     plain_one, plain_other = one.title.lower().replace("`", ""), other.title.lower().replace("`", "")
-    if difflib.SequenceMatcher(None, plain_one, plain_other).ratio() >= TITLE_SIMILARITY:
+    matcher = difflib.SequenceMatcher(None, plain_one, plain_other)
+    if matcher.real_quick_ratio() >= TITLE_SIMILARITY and matcher.quick_ratio() >= TITLE_SIMILARITY and matcher.ratio() >= TITLE_SIMILARITY:
         return "the titles are nearly the same"
     words_one, words_other = _words(one.title), _words(other.title)
     if len(words_one) >= 2 and len(words_other) >= 2 and len(words_one & words_other) / len(words_one | words_other) >= WORD_OVERLAP:

@@ -49,6 +49,13 @@ def test_no_serious_axe_violation_on_any_page(new_visit, scheme):
     tab = new_visit(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     history = next(lc for lc in LIFECYCLES.values() if lc.has_history)
     urls = [*_one_page_of_each_kind(_nav_urls(tab)), tab.base_url + f"features/{history.id}/", tab.base_url + "releases/0.1/"]
+    if scheme == "dark":  # colours are the only difference: one page of each template is enough
+        urls = [
+            url
+            for url in urls
+            if url.endswith(("/releases/0.1/", "/matrix/", "/topics/cuda/", f"/{ATLAS.releases[-1].version}/", "/platforms/", "/upgrade/"))
+        ]
+        urls.append(tab.base_url + f"features/{history.id}/")
     found = []
     for url in urls:
         tab.page.goto(url, wait_until="load")
@@ -89,7 +96,7 @@ def test_no_page_scrolls_sideways_on_a_phone(new_visit):
 
 def test_wide_tables_scroll_inside_their_box_on_a_phone(new_visit):
     tab = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True)
-    tab.open("matrix/")
+    tab.open("platforms/")
     box = tab.page.evaluate(
         """() => { const box = document.querySelector('.atlas-table-scroll');
                    return [box.scrollWidth > box.clientWidth, getComputedStyle(box).overflowX]; }"""
