@@ -71,8 +71,11 @@
         const inside = valid && position > order[from] && position <= order[to];
         step.hidden = !inside;
         const heading = step.querySelector("h2");
-        const tocEntry = heading && document.querySelector('.md-nav--secondary a[href="#' + heading.id + '"]');
-        if (tocEntry) { tocEntry.parentElement.hidden = !inside; }
+        if (heading) {
+          document.querySelectorAll('.md-nav--secondary a[href$="#' + heading.id + '"]').forEach(function (entry) {
+            entry.parentElement.hidden = !inside;
+          });
+        }
         if (inside) {
           ["breaking", "deprecation", "removal"].forEach(function (kind) {
             counts[kind] += step.querySelectorAll(".atlas-kind--" + kind).length;

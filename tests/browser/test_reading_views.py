@@ -90,8 +90,9 @@ def _releases_mentioning(text: str) -> set[str]:
     """The release pages whose data mentions `text`, case-insensitively."""
     found = set()
     for release in ATLAS.releases:
-        items = (*release.features, *release.changes)
-        words = " ".join(f"{i.title} {i.summary} {getattr(i, 'details', '')}" for i in items)
+        words = " ".join(f"{i.title} {i.summary} {i.details}" for i in release.features)
+        words += " ".join(f"{e.code}" for e in (f.example for f in release.features) if e)
+        words += " ".join(f"{c.title} {c.summary} {c.before} {c.after}" for c in release.changes)
         if text.casefold() in words.casefold():
             found.add(f"/releases/{release.version}/")
     return found
@@ -132,12 +133,12 @@ def test_upgrade_summary_counts_each_kind_and_the_contents_follow_the_choice(vis
     steps = indexes.upgrade_path(indexes.upgrade_steps(ATLAS, LIFECYCLES), "1.12", "2.0")
     kinds = {kind: sum(c.kind == kind for s in steps for c in s.changes) for kind in ("breaking", "deprecation", "removal")}
     moved = sum(len(s.stage_changes) for s in steps)
-    summary = visit.page.input_value("output[name=summary]") or visit.page.locator("output[name=summary]").inner_text()
+    summary = visit.page.locator("output[name=summary]").evaluate("output => output.value")
     assert summary == (
         f"From 1.12 to 2.0: {kinds['breaking']} backwards-incompatible changes, {kinds['deprecation']} deprecations, "
         f"{kinds['removal']} removals, {moved} stage changes"
     )
     toc = visit.page.eval_on_selector_all(
-        ".md-nav--secondary a[href^='#to-']", "links => links.filter(a => !a.closest('[hidden]')).map(a => a.hash)"
+        ".md-nav--secondary a[href*='#to-']", "links => links.filter(a => !a.closest('[hidden]')).map(a => a.hash)"
     )
-    assert toc == ["#to-1-13", "#to-2-0"]
+    assert list(dict.fromkeys(toc)) == ["#to-1-13", "#to-2-0"]  # the theme repeats the contents for small screens
