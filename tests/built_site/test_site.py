@@ -313,3 +313,13 @@ def test_release_pages_link_to_their_data_file_and_the_report_form(built_site):
         links = parse(built_site.page(f"releases/{release.version}/")).links()
         assert any(link.endswith(f"/edit/main/data/releases/{release.version}.yaml") for link in links), release.version
         assert any("/issues/new?template=data-correction.yml" in link for link in links), release.version
+
+
+def test_upgrade_steps_list_each_change_and_stage_move_as_its_own_item(built_site):
+    html = built_site.page("upgrade/").read_text(encoding="utf-8")
+    steps = indexes.upgrade_steps(ATLAS, indexes.build_lifecycles(ATLAS))
+    for step in steps[1:]:
+        start = html.index(f'data-version="{step.release.version}"')
+        section = html[start : html.index("</section>", start)]
+        expected = (len(step.changes) or 1) + len(step.stage_changes)
+        assert section.count("<li>") == expected, step.release.version
