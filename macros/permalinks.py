@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from .indexes import build_lifecycles
@@ -52,60 +53,64 @@ def read_registry(data_dir: Path) -> list[str]:
     return [url for _, url in registry_entries(data_dir)]
 
 
-def load_redirects(data_dir: Path) -> tuple[dict[str, str], list[DataError]]:
-    """Old page path -> new page path from data/redirects.yaml (if it exists), and the mistakes in that file."""
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """One moved page: its old and new site paths, and the line of data/redirects.yaml that says so."""
+
+    old: str
+    new: str
+    line: int | None
+
+
+def load_redirects(data_dir: Path) -> tuple[list[Redirect], list[DataError]]:
+    """The moved pages of data/redirects.yaml (if it exists), and the mistakes in that file."""
     path = data_dir / REDIRECTS_NAME
     if not path.exists():
-        return {}, []
+        return [], []
     name = f"{data_dir.name}/{REDIRECTS_NAME}"
     document, errors = read_yaml(path, name)
     if document is None:
-        return {}, errors
+        return [], errors
     if not isinstance(document.data, dict):
-        return {}, [*errors, DataError(name, f"expected a mapping of old to new page paths, such as {_EXAMPLE}", 1)]
-    redirects = {}
+        return [], [*errors, DataError(name, f"expected a mapping of old to new page paths, such as {_EXAMPLE}", 1)]
+    redirects = []
     for old, new in document.data.items():
+        line = document.line_of((old,))
         if all(isinstance(side, str) and _SITE_PATH.fullmatch(side) for side in (old, new)):
-            redirects[old] = new
+            redirects.append(Redirect(old, new, line))
         else:
-            message = f"expected site paths on both sides, such as {_EXAMPLE}; found {old!r}: {new!r}"
-            errors.append(DataError(name, message, document.line_of((old,))))
+            errors.append(DataError(name, f"expected site paths on both sides, such as {_EXAMPLE}; found {old!r}: {new!r}", line))
     return redirects, errors
 
 
 def read_redirects(data_dir: Path) -> dict[str, str]:
-    """The redirects of a data folder that load_atlas has already checked."""
-    return load_redirects(data_dir)[0]
+    """Old page path -> new page path, for a data folder that load_atlas has already checked."""
+    return {redirect.old: redirect.new for redirect in load_redirects(data_dir)[0]}
 
 
 def registry_errors(atlas: Atlas, data_dir: Path) -> list[DataError]:
     """An error for each published URL that this data would no longer serve, and for each unusable redirect."""
     current = current_urls(atlas)
     redirects, errors = load_redirects(data_dir)
+    moved = {redirect.old for redirect in redirects}
     registry_name = f"{data_dir.name}/{REGISTRY_NAME}"
     redirects_name = f"{data_dir.name}/{REDIRECTS_NAME}"
     for line_number, url in registry_entries(data_dir):
         page = url.split("#")[0]
-        if url in current or (page in redirects and "#" not in url):
+        if url in current or (page in moved and "#" not in url):
             continue
         message = (
             f"{url} was published but would disappear; keep the old id in the feature's `aliases`, "
             f"or add a redirect for a moved page to {redirects_name}"
         )
         errors.append(DataError(registry_name, message, line_number))
-    for old, new in redirects.items():
-        if old in current:
-            errors.append(DataError(redirects_name, f"the page {old} still exists; a redirect would hide it", _line_of_key(data_dir, old)))
-        if new not in current:
-            message = f"the redirect {old} -> {new} points to a page that does not exist"
-            errors.append(DataError(redirects_name, message, _line_of_key(data_dir, old)))
+    for redirect in redirects:
+        if redirect.old in current:
+            errors.append(DataError(redirects_name, f"the page {redirect.old} still exists; a redirect would hide it", redirect.line))
+        if redirect.new not in current:
+            message = f"the redirect {redirect.old} -> {redirect.new} points to a page that does not exist"
+            errors.append(DataError(redirects_name, message, redirect.line))
     return errors
-
-
-def _line_of_key(data_dir: Path, key: str) -> int | None:
-    """The line of one old path in data/redirects.yaml."""
-    document, _ = read_yaml(data_dir / REDIRECTS_NAME, REDIRECTS_NAME)
-    return document.line_of((key,)) if document else None
 
 
 def redirect_pages(data_dir: Path) -> dict[str, str]:
