@@ -6,7 +6,7 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build check test lint published bench browser clean
+.PHONY: serve build check test lint published bench browser requirements clean
 
 serve: $(VENV)/.installed  ## Set up and preview the site with live reload on http://127.0.0.1:8000/$(SITE_PREFIX)/
 	$(PYTHON) -m mkdocs serve --dev-addr 127.0.0.1:8000
@@ -47,6 +47,12 @@ $(VENV)/.installed: requirements.txt
 $(VENV)/.installed-test: requirements.txt requirements-test.txt $(VENV)/.installed
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	touch $@
+
+requirements: $(VENV)/.installed-test  ## Re-pin requirements*.txt from the direct dependencies in requirements*.in (pip-tools)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check pip-tools
+	for name in requirements requirements-test; do \
+	  CUSTOM_COMPILE_COMMAND="make requirements" $(VENV)/bin/pip-compile --quiet --annotation-style=line --strip-extras --no-emit-index-url --no-emit-find-links \
+	    --output-file $$name.txt $$name.in; done
 
 clean:
 	rm -rf site .pytest_cache
