@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .indexes import build_lifecycles
 from .joins import likely_duplicates
-from .loading import load_atlas
+from .permalinks import load_published_atlas
 from .yamlfile import DataErrors
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -21,7 +21,7 @@ def main(argv: list[str]) -> int:
     """Validate the data folder and look for missed joins; exit status 1 when either finds a problem."""
     data_dir = Path(argv[0]) if argv else DEFAULT_DATA_DIR
     try:
-        atlas = load_atlas(data_dir)
+        atlas = load_published_atlas(data_dir)
     except DataErrors as errors:
         print(errors, file=sys.stderr)
         return 1

@@ -18,8 +18,7 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
     sys.path.insert(0, str(PROJECT_DIR))
 
 from macros.generate import GeneratedSite, generate_site  # noqa: E402
-from macros.loading import load_atlas  # noqa: E402
-from macros.permalinks import redirect_pages  # noqa: E402
+from macros.permalinks import load_published_atlas, redirect_pages  # noqa: E402
 from macros.sanitize import sanitize  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
@@ -36,7 +35,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     """Load and validate the data (stopping the build on any mistake) and set the nav from it."""
     global _generated
     try:
-        atlas = load_atlas(DATA_DIR)
+        atlas = load_published_atlas(DATA_DIR)
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
     _generated = generate_site(atlas, site_url=config.site_url or "/", repository=config.extra.get("repository", ""))

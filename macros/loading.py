@@ -14,7 +14,6 @@ from packaging.version import Version
 
 from .markup import markup_problem
 from .model import Atlas, DistinctPair, Labels, LabelScheme, Release, Topic
-from .permalinks import registry_errors
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
 
@@ -40,7 +39,10 @@ class _FileReport:
 
 
 def load_atlas(data_dir: Path) -> Atlas:
-    """Read data/topics.yaml and data/releases/*.yaml; raise DataErrors listing every mistake."""
+    """Read data/topics.yaml, data/labels.yaml, data/distinct.yaml and data/releases/*.yaml; raise DataErrors listing every mistake.
+
+    The registry of published URLs is checked by a later stage, `permalinks.load_published_atlas`.
+    """
     errors: list[DataError] = []
     topics = _load_topics(data_dir, errors)
     labels = _load_labels(data_dir, errors)
@@ -69,11 +71,7 @@ def load_atlas(data_dir: Path) -> Atlas:
     distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
     if errors:
         raise DataErrors(errors)
-    atlas = Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct)
-    broken_links = registry_errors(atlas, data_dir)
-    if broken_links:
-        raise DataErrors(broken_links)
-    return atlas
+    return Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct)
 
 
 def _display_name(path: Path, data_dir: Path) -> str:

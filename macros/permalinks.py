@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .indexes import build_lifecycles
+from .loading import load_atlas
 from .model import Atlas
-from .yamlfile import DataError, read_yaml
+from .yamlfile import DataError, DataErrors, read_yaml
 
 REGISTRY_NAME = "published.txt"
 REDIRECTS_NAME = "redirects.yaml"
@@ -84,8 +85,17 @@ def load_redirects(data_dir: Path) -> tuple[list[Redirect], list[DataError]]:
 
 
 def read_redirects(data_dir: Path) -> dict[str, str]:
-    """Old page path -> new page path, for a data folder that load_atlas has already checked."""
+    """Old page path -> new page path, for a data folder that load_published_atlas has already checked."""
     return {redirect.old: redirect.new for redirect in load_redirects(data_dir)[0]}
+
+
+def load_published_atlas(data_dir: Path) -> Atlas:
+    """The validated data, after checking that it still serves every URL the site has published; raises DataErrors."""
+    atlas = load_atlas(data_dir)
+    errors = registry_errors(atlas, data_dir)
+    if errors:
+        raise DataErrors(errors)
+    return atlas
 
 
 def registry_errors(atlas: Atlas, data_dir: Path) -> list[DataError]:
@@ -139,7 +149,5 @@ def write_registry(data_dir: Path, atlas: Atlas) -> int:
 
 
 if __name__ == "__main__":
-    from .loading import load_atlas
-
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("data")
     print(f"{write_registry(target, load_atlas(target))} URLs added to {target / REGISTRY_NAME}")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from macros.loading import load_atlas
+from macros.permalinks import load_published_atlas
 from macros.yamlfile import DataErrors
 
 from ..support.site import copy_mini_data, copy_site_sources
@@ -26,7 +26,7 @@ def _bad_data(tmp_path: Path, *cases: Case) -> Path:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_loader_reports_exactly_one_precise_error(tmp_path, case):
     with pytest.raises(DataErrors) as raised:
-        load_atlas(_bad_data(tmp_path, case))
+        load_published_atlas(_bad_data(tmp_path, case))
     messages = [str(error) for error in raised.value.errors]
     assert len(messages) == 1, messages
     assert messages[0].startswith(case.expect), messages[0]
@@ -35,7 +35,7 @@ def test_loader_reports_exactly_one_precise_error(tmp_path, case):
 def test_all_errors_of_a_run_are_reported_together(tmp_path):
     chosen = [c for c in CASES if c.name in {"unknown-field-typo", "unquoted-version", "duplicate-topic"}]
     with pytest.raises(DataErrors) as raised:
-        load_atlas(_bad_data(tmp_path, *chosen))
+        load_published_atlas(_bad_data(tmp_path, *chosen))
     assert len(raised.value.errors) == 3
     for case in chosen:
         assert case.expect in str(raised.value)
