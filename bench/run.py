@@ -363,7 +363,7 @@ def report(rows: list[Row], runs: int, command: str, real_latencies: list[float]
     lines += ["", f"Real data (the project's own `data/`), {edits} under `mkdocs serve`: {timings} s.", ""]
     lines += ["## Budgets", "", "| Budget | This run |", "| --- | --- |"]
     lines += [f"| {budget} | {result} |" for budget, result in budgets(rows, real_latencies)]
-    lines += ["", "How the figures were brought within budget, with profiles and before/after numbers: [PROFILE.md](PROFILE.md)."]
+    lines += ["", "Profiles, and how earlier figures were brought within budget: [PROFILE.md](PROFILE.md)."]
     return "\n".join(lines) + "\n"
 
 
