@@ -12,7 +12,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from packaging.version import Version
 
 from . import exports, indexes
-from .markup import attribute, fenced, front_matter, inline, link_target, plain, text_only
+from .markup import fenced, front_matter, inline, link_target, plain, text_only
 from .model import CORE_COMPONENT, Atlas, Labels
 from .permalinks import redirect_page
 
@@ -63,20 +63,12 @@ def template_environment() -> Environment:
         inline=inline,
         plain=plain,
         text_only=text_only,
-        attribute=attribute,
         link_target=link_target,
         front_matter=front_matter,
         fenced=fenced,
-        indent_block=_indent_block,
         site_path=exports.site_path,
     )
     return env
-
-
-def _indent_block(text: str, width: int = 4) -> str:
-    """Indent every non-empty line, e.g. to nest a code block in a list item."""
-    pad = " " * width
-    return "\n".join(pad + line if line.strip() else "" for line in text.splitlines())
 
 
 def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> GeneratedSite:

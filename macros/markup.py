@@ -1,7 +1,7 @@
 """Safe handling of data text: checks at load time, and one escaping function per output context at render time.
 
-Templates write a data string only through one of: `inline` (Markdown prose), `plain` (text inside
-raw HTML), `attribute` (an HTML attribute value), `link_target` (a URL in a Markdown link),
+Templates write a data string only through one of: `inline` (Markdown prose), `plain` (text or a
+quoted attribute value inside raw HTML), `link_target` (a URL in a Markdown link),
 `front_matter` (a YAML front-matter value), `fenced` (a code block) or `text_only` (a line inside a
 code block: no backticks can close it); a test holds them to it.
 JSON goes through `json.dumps`.
@@ -66,13 +66,8 @@ def text_only(text: str) -> str:
 
 
 def plain(text: str) -> str:
-    """Data text without Markdown markers, HTML-escaped, for use inside raw HTML."""
+    """Data text without Markdown markers, HTML-escaped (quotes included), for text or attribute values inside raw HTML."""
     return html.escape(text_only(text), quote=True)
-
-
-def attribute(text: str) -> str:
-    """Data text as the value of a quoted HTML attribute."""
-    return html.escape(text, quote=True)
 
 
 def link_target(url: str) -> str:

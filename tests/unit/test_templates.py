@@ -8,7 +8,7 @@ import pytest
 
 from macros.generate import TEMPLATE_DIR
 
-CONTEXT_FILTERS = ("inline", "plain", "attribute", "link_target", "front_matter", "fenced", "badge", "text_only")
+CONTEXT_FILTERS = ("inline", "plain", "link_target", "front_matter", "fenced", "badge", "text_only")
 # Fields whose values are free text or URLs; everything else is a validated id, version, word or number.
 FREE_TEXT = ("title", "summary", "details", "caption", "intro", "meaning", "note", "reason", "source", "url", "code", "before", "after")
 _OUTPUT = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
