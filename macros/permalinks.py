@@ -20,6 +20,7 @@ from .model import Atlas
 from .yamlfile import DataError, DataErrors, read_yaml
 
 REGISTRY_NAME = "published.txt"
+THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
 REDIRECTS_NAME = "redirects.yaml"
 FIXED_PAGES = ("/", "/releases/", "/topics/", "/features/", "/matrix/", "/upgrade/", "/platforms/", "/about/", "/contributing/")
 _SITE_PATH = re.compile(r"/(?:[a-z0-9._-]+/)*")
@@ -130,10 +131,11 @@ def redirect_pages(data_dir: Path) -> dict[str, str]:
 
 def redirect_page(old: str, new: str) -> str:
     """The HTML served at site path `old` (such as `/features/x/`) that sends the reader on to `new`."""
-    depth = old.strip("/").count("/") + 1
-    target = html.escape("../" * depth + new.lstrip("/"), quote=True)
-    return (
+    up = "../" * (old.strip("/").count("/") + 1)
+    target = html.escape(up + new.lstrip("/"), quote=True)
+    return (  # the theme's icon is named, or the browser asks the server root for /favicon.ico
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
+        f'<link rel="icon" href="{up}{THEME_ICON}">'
         f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
         f'<meta name="robots" content="noindex"></head><body><p>This page moved to <a href="{target}">{target}</a>.</p></body></html>\n'
     )

@@ -13,7 +13,7 @@ import pytest
 
 from macros import indexes
 from macros.loading import load_atlas
-from macros.permalinks import read_redirects
+from macros.permalinks import THEME_ICON, read_redirects
 from tests.conftest import REAL_DATA
 from tests.support.html import parse
 from tests.support.site import PREFIX
@@ -217,6 +217,7 @@ def test_a_feature_from_one_release_has_an_address_that_leads_to_its_entry(built
         assert (file, fragment) == (built_site.page(f"releases/{lifecycle.stages[0].version}/"), lifecycle.id)
         assert fragment in parse(file).ids
     assert len(redirects) == len(single) + len(read_redirects(REAL_DATA))
+    assert (built_site.files / THEME_ICON).exists()  # the icon redirect pages name
 
 
 def test_every_registered_url_exists_in_the_built_site(built_site):

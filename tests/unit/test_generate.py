@@ -21,6 +21,7 @@ def test_features_with_a_history_get_pages_and_the_rest_lead_to_their_entry(mini
     ]
     stub = site.files["features/delta/index.html"]
     assert 'content="0; url=../../releases/2.10/#delta"' in stub
+    assert '<link rel="icon" href="../../assets/images/favicon.png">' in stub  # no stray request for /favicon.ico
     assert "[Delta" in site.pages["features/index.md"] and "](../releases/2.10.md#delta)" in site.pages["features/index.md"]
 
 
