@@ -101,17 +101,18 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
             previous=atlas.releases[index - 1] if index else None,
             next=atlas.releases[index + 1] if index + 1 < len(atlas.releases) else None,
         )
-    sizes = topic_sizes(atlas, lifecycles)
+    by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
+    sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
     pages["topics/index.md"] = render("topics_index.md.j2", topic_sizes=sizes)
     for topic in atlas.topics:
-        chosen = indexes.topic_lifecycles(atlas, lifecycles, topic.id)
+        chosen = by_topic[topic.id]
         pages[f"topics/{topic.id}.md"] = render(
             "topic.md.j2",
             topic=topic,
             topic_lifecycles=chosen,
             entries=indexes.topic_entries(atlas, topic.id),
             columns=indexes.release_columns(atlas, since=min((Version(lc.stages[0].version) for lc in chosen), default=None)),
-            stages=[s for s in indexes.stage_order(atlas) if s in {st.stage for lc in chosen for st in lc.stages}],
+            stages=indexes.stages_shown(atlas, chosen),
             platform_titles=PLATFORM_TITLES,
         )
     pages["features/index.md"] = render("features_index.md.j2")
@@ -124,7 +125,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
             files[f"features/{lifecycle.id}/index.html"] = redirect_page(f"/features/{lifecycle.id}/", target)
     pages["matrix.md"] = render(
         "matrix.md.j2",
-        stages=[s for s in indexes.stage_order(atlas) if s in {st.stage for lc in lifecycles.values() for st in lc.stages}],
+        stages=indexes.stages_shown(atlas, lifecycles.values()),
         components=sorted({lc.component for lc in lifecycles.values()}),
         versions=indexes.release_columns(atlas),
     )
@@ -151,11 +152,6 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
     }
     versions = tuple(release.version for release in atlas.newest_first)
     return GeneratedSite(pages=pages, files=files, nav=build_nav(atlas), fragments=fragments, releases=versions)
-
-
-def topic_sizes(atlas: Atlas, lifecycles: dict[str, indexes.Lifecycle]) -> dict[str, int]:
-    """Number of tracked features per topic."""
-    return {t.id: len(indexes.topic_lifecycles(atlas, lifecycles, t.id)) for t in atlas.topics}
 
 
 def build_nav(atlas: Atlas) -> list:

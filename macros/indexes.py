@@ -145,6 +145,12 @@ def stage_order(atlas: Atlas) -> tuple[str, ...]:
     return (*atlas.labels.order, *END_STAGES.values())
 
 
+def stages_shown(atlas: Atlas, lifecycles: Iterable[Lifecycle]) -> list[str]:
+    """The stages these lifecycles reach, in stage order: what a grid's legend and stage filter list."""
+    reached = {stage.stage for lifecycle in lifecycles for stage in lifecycle.stages}
+    return [stage for stage in stage_order(atlas) if stage in reached]
+
+
 def deprecated_in(atlas: Atlas) -> dict[str, str]:
     """For each feature or change id that a release deprecated, the first release that did."""
     found: dict[str, str] = {}
