@@ -28,7 +28,7 @@ lint: $(VENV)/.installed-test
 	$(PYTHON) -m ruff format --check .
 
 published: $(VENV)/.installed  ## Record every URL the site now publishes in data/published.txt (run when publishing)
-	$(PYTHON) -m macros.permalinks data
+	$(PYTHON) -m macros.check --record-published data
 
 bench: $(VENV)/.installed-test browser  ## Run the build, serve and page-weight benchmarks (about 15 min); writes bench/RESULTS.md
 	$(PYTHON) bench/run.py

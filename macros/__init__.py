@@ -6,6 +6,6 @@ MkDocs loads, and `define_env` here, which the macros plugin calls for the hand-
 
 from __future__ import annotations
 
-from .pages import define_env
+from .page_macros import define_env
 
 __all__ = ["define_env"]

@@ -1,7 +1,8 @@
-"""Check the data without building the site: `python -m macros.check [data-dir]`.
+"""Check the data without building the site: `python -m macros.check [--record-published] [data-dir]`.
 
-Prints every mistake as `file:line: field: message`, then the features followed across several
-releases and any likely duplicate ids (one feature under two ids), and exits non-zero on either.
+Prints every mistake as `file:line: field: message` (a broken published URL among them), then the
+features followed across several releases and any likely duplicate ids (one feature under two ids),
+and exits non-zero on either. `--record-published` adds the URLs the site now serves to the registry.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .indexes import build_lifecycles
+from .build import generate_checked
 from .joins import likely_duplicates
-from .permalinks import load_published_atlas
+from .registry import REGISTRY_NAME, write_registry
 from .yamlfile import DataErrors
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -19,16 +20,22 @@ DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 def main(argv: list[str]) -> int:
     """Validate the data folder and look for missed joins; exit status 1 when either finds a problem."""
-    data_dir = Path(argv[0]) if argv else DEFAULT_DATA_DIR
+    record = "--record-published" in argv
+    folders = [arg for arg in argv if arg != "--record-published"]
+    data_dir = Path(folders[0]) if folders else DEFAULT_DATA_DIR
     try:
-        atlas = load_published_atlas(data_dir)
+        site = generate_checked(data_dir, site_url="/", check_published=not record)
     except DataErrors as errors:
         print(errors, file=sys.stderr)
         return 1
+    if record:
+        print(f"{write_registry(data_dir, site.published)} URLs added to {data_dir / REGISTRY_NAME}")
+        return 0
+    atlas = site.atlas
     features = sum(len(r.features) for r in atlas.releases)
     changes = sum(len(r.changes) for r in atlas.releases)
     print(f"{len(atlas.releases)} releases, {features} features, {changes} changes: no mistakes found")
-    joined = [lc for lc in build_lifecycles(atlas).values() if lc.has_history]
+    joined = [lc for lc in site.lifecycles.values() if lc.has_history]
     print(f"{len(joined)} features followed across several releases:")
     for lifecycle in joined:
         print(f"  {lifecycle.id}: " + " -> ".join(f"{s.stage} {s.version}" for s in lifecycle.stages))

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import fields, is_dataclass
 from html import escape
 
+from . import urls
 from .indexes import Lifecycle
 from .markup import text_only
 from .model import Atlas, Release
@@ -17,21 +18,11 @@ ATOM_NS = "http://www.w3.org/2005/Atom"
 PLATFORM_FIELDS = ("python", "cuda", "rocm", "macos")
 
 
-def release_url(site_url: str, version: str, anchor: str = "") -> str:
-    """Absolute URL of a release page, or of an anchor on it."""
-    return f"{site_url}releases/{version}/" + (f"#{anchor}" if anchor else "")
-
-
-def site_path(doc_path: str) -> str:
-    """The site path of a docs page, keeping its anchor: `releases/1.10.md#x` -> `releases/1.10/#x`."""
-    page, _, anchor = doc_path.partition("#")
-    return page.removesuffix(".md") + "/" + (f"#{anchor}" if anchor else "")
-
-
 def as_data(value: object) -> object:
-    """A model object as plain JSON data, field by field: the one encoder of the model."""
+    """A model object as plain JSON data, field by field: the one encoder of the model. An absent fact (None) is left out,
+    as in the data files, so each release of the export validates against the published release schema."""
     if is_dataclass(value):
-        return {item.name: as_data(getattr(value, item.name)) for item in fields(value)}
+        return {item.name: as_data(getattr(value, item.name)) for item in fields(value) if getattr(value, item.name) is not None}
     if isinstance(value, tuple):
         return [as_data(item) for item in value]
     return value
@@ -40,11 +31,12 @@ def as_data(value: object) -> object:
 def _release(release: Release, site_url: str) -> dict:
     """One release as JSON: its data, with the URL of the release and of each feature and change."""
     document = as_data(release)
-    document["platforms"] = {key: document.pop(key) for key in PLATFORM_FIELDS}
+    document["platforms"] = {key: document.pop(key) for key in PLATFORM_FIELDS if key in document}
+    page = urls.release_doc(release.version)
     for kind in ("features", "changes"):
         for item in document[kind]:
-            item["url"] = release_url(site_url, release.version, item["id"])
-    return {"url": release_url(site_url, release.version), **document}
+            item["url"] = urls.absolute(site_url, urls.release_entry(release.version, item["id"]))
+    return {"url": urls.absolute(site_url, page), **document}
 
 
 def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: str) -> str:
@@ -52,9 +44,9 @@ def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: s
     document = {
         "name": SITE_NAME,
         "site": site_url,
-        "schema": f"{site_url}api/release.schema.json",
+        "schema": urls.absolute(site_url, urls.RELEASE_SCHEMA),
         "releases": [_release(r, site_url) for r in atlas.releases],
-        "topics": [{**as_data(t), "url": f"{site_url}topics/{t.id}/"} for t in atlas.topics],
+        "topics": [{**as_data(t), "url": urls.absolute(site_url, urls.topic_doc(t.id))} for t in atlas.topics],
         "labels": as_data(atlas.labels),
         "lifecycles": [
             {
@@ -62,8 +54,11 @@ def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: s
                 "title": lc.title,
                 "component": lc.component,
                 "topics": list(lc.topics),
-                "url": site_url + site_path(lc.doc_path),
-                "stages": [{"version": s.version, "stage": s.stage, "url": release_url(site_url, s.version, lc.id)} for s in lc.stages],
+                "url": urls.absolute(site_url, lc.doc_path),
+                "stages": [
+                    {"version": s.version, "stage": s.stage, "url": urls.absolute(site_url, urls.release_entry(s.version, lc.id))}
+                    for s in lc.stages
+                ],
             }
             for lc in lifecycles.values()
         ],
@@ -73,7 +68,7 @@ def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: s
 
 def schema_files() -> dict[str, str]:
     """The data files' JSON Schemas, published under api/."""
-    return {f"api/{path.name}": path.read_text(encoding="utf-8") for path in sorted(SCHEMA_DIR.glob("*.schema.json"))}
+    return {urls.schema_file(path.name): path.read_text(encoding="utf-8") for path in sorted(SCHEMA_DIR.glob("*.schema.json"))}
 
 
 def atom_feed(atlas: Atlas, *, site_url: str) -> str:
@@ -89,16 +84,17 @@ def atom_feed(atlas: Atlas, *, site_url: str) -> str:
     add(feed, "id", site_url)
     add(feed, "title", f"{SITE_NAME}: releases")
     add(feed, "subtitle", "Each PyTorch release: what it shipped, at which stability, and what it broke.")
-    add(feed, "link", href=f"{site_url}feed.xml", rel="self", type="application/atom+xml")
+    add(feed, "link", href=urls.absolute(site_url, urls.FEED), rel="self", type="application/atom+xml")
     add(feed, "link", href=site_url, rel="alternate", type="text/html")
     newest = atlas.newest_first
     add(feed, "updated", f"{newest[0].date.isoformat()}T00:00:00Z" if newest else "1970-01-01T00:00:00Z")
     add(add(feed, "author"), "name", SITE_NAME)
     for release in newest:
         entry = add(feed, "entry")
-        add(entry, "id", release_url(site_url, release.version))
+        page_url = urls.absolute(site_url, urls.release_doc(release.version))
+        add(entry, "id", page_url)
         add(entry, "title", f"PyTorch {release.version}" + (f": {release.title}" if release.title else ""))
-        add(entry, "link", href=release_url(site_url, release.version), rel="alternate", type="text/html")
+        add(entry, "link", href=page_url, rel="alternate", type="text/html")
         add(entry, "updated", f"{release.date.isoformat()}T00:00:00Z")
         add(entry, "published", f"{release.date.isoformat()}T00:00:00Z")
         add(entry, "summary", release.summary.strip(), type="text")

@@ -11,10 +11,9 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from packaging.version import Version
 
-from . import exports, indexes
+from . import exports, indexes, urls
 from .markup import fenced, front_matter, inline, link_target, plain, text_only
 from .model import CORE_COMPONENT, Atlas, Labels
-from .permalinks import redirect_page
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -22,15 +21,17 @@ TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
 @dataclass(frozen=True, slots=True)
 class GeneratedSite:
-    """Markdown pages and other files keyed by their path under docs/, the navigation, and the
-    Markdown tables that hand-written pages insert with macros (keyed by macro name), and the covered
-    release versions, newest first."""
+    """What one build generates from the data: Markdown pages and other files keyed by their path under docs/,
+    the navigation, the Markdown tables that hand-written pages insert with macros (keyed by macro name), and
+    every URL and anchor the site serves (from the site root, as the registry records them)."""
 
+    atlas: Atlas
+    lifecycles: dict[str, indexes.Lifecycle]
     pages: dict[str, str]
     files: dict[str, str]
     nav: list
     fragments: dict[str, str]
-    releases: tuple[str, ...]
+    published: frozenset[str]
 
 
 def badge_maker(labels: Labels) -> Callable[[str], str]:
@@ -66,8 +67,9 @@ def template_environment() -> Environment:
         link_target=link_target,
         front_matter=front_matter,
         fenced=fenced,
-        site_path=exports.site_path,
+        site_path=urls.site_path,
     )
+    env.globals.update(urls=urls, core_component=CORE_COMPONENT)
     return env
 
 
@@ -84,16 +86,15 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
         "lifecycles": lifecycles,
         "label_order": atlas.labels.order,
         "missing_releases": indexes.missing_releases(atlas),
-        "core_component": CORE_COMPONENT,
         "repository": repository.rstrip("/"),
     }
 
     def render(template: str, **context: object) -> str:
         return env.get_template(template).render(**common, **context)
 
-    pages = {"releases/index.md": render("releases_index.md.j2")}
+    pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
     for index, release in enumerate(atlas.releases):
-        pages[f"releases/{release.version}.md"] = render(
+        pages[urls.release_doc(release.version)] = render(
             "release.md.j2",
             release=release,
             sources=sources_by_release[release.version],
@@ -103,10 +104,10 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
         )
     by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
     sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
-    pages["topics/index.md"] = render("topics_index.md.j2", topic_sizes=sizes)
+    pages[urls.TOPICS_INDEX] = render("topics_index.md.j2", topic_sizes=sizes)
     for topic in atlas.topics:
         chosen = by_topic[topic.id]
-        pages[f"topics/{topic.id}.md"] = render(
+        pages[urls.topic_doc(topic.id)] = render(
             "topic.md.j2",
             topic=topic,
             topic_lifecycles=chosen,
@@ -115,24 +116,24 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
             stages=indexes.stages_shown(atlas, chosen),
             platform_titles=PLATFORM_TITLES,
         )
-    pages["features/index.md"] = render("features_index.md.j2")
-    files = {f"features/{lc.id}/badge.svg": exports.feature_badge(lc, atlas.labels.shown(lc.latest.stage)) for lc in lifecycles.values()}
+    pages[urls.FEATURES_INDEX] = render("features_index.md.j2")
+    files = {urls.feature_badge(lc.id): exports.feature_badge(lc, atlas.labels.shown(lc.latest.stage)) for lc in lifecycles.values()}
     for lifecycle in lifecycles.values():
         if lifecycle.has_history:
-            pages[f"features/{lifecycle.id}.md"] = render("feature.md.j2", lifecycle=lifecycle, site_url=site_url)
+            pages[urls.feature_doc(lifecycle.id)] = render("feature.md.j2", lifecycle=lifecycle, site_url=site_url)
         else:  # mentioned by one release only: the feature's own address leads to that entry
-            target = "/" + exports.site_path(lifecycle.doc_path)
-            files[f"features/{lifecycle.id}/index.html"] = redirect_page(f"/features/{lifecycle.id}/", target)
-    pages["matrix.md"] = render(
+            redirect = urls.feature_redirect(lifecycle.id)
+            files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(lifecycle.doc_path))
+    pages[urls.MATRIX] = render(
         "matrix.md.j2",
         stages=indexes.stages_shown(atlas, lifecycles.values()),
         components=sorted({lc.component for lc in lifecycles.values()}),
         versions=indexes.release_columns(atlas),
     )
-    pages["upgrade.md"] = render(
+    pages[urls.UPGRADE] = render(
         "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas)
     )
-    pages["platforms.md"] = render(
+    pages[urls.PLATFORMS] = render(
         "platforms.md.j2",
         python_lookup=indexes.platform_lookup(atlas, "python"),
         cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
@@ -141,33 +142,57 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
         companion_lookup=indexes.companion_lookup(atlas),
     )
     files |= {
-        "api/releases.json": exports.releases_json(atlas, lifecycles, site_url=site_url),
-        "feed.xml": exports.atom_feed(atlas, site_url=site_url),
+        urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
+        urls.FEED: exports.atom_feed(atlas, site_url=site_url),
         **exports.schema_files(),
     }
+    published = published_urls(atlas, [*urls.HAND_WRITTEN, *pages, *files])
+    files |= {r.old.lstrip("/") + "index.html": redirect_page(r.old.lstrip("/"), r.new.lstrip("/")) for r in atlas.redirects}
     fragments = {
         "release_table": render("_release_table.md.j2", root=""),
         "label_schemes": render("_label_schemes.md.j2"),
         "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
     }
-    versions = tuple(release.version for release in atlas.newest_first)
-    return GeneratedSite(pages=pages, files=files, nav=build_nav(atlas), fragments=fragments, releases=versions)
+    return GeneratedSite(
+        atlas=atlas, lifecycles=lifecycles, pages=pages, files=files, nav=build_nav(atlas), fragments=fragments, published=published
+    )
+
+
+def published_urls(atlas: Atlas, paths: list[str]) -> frozenset[str]:
+    """Every URL the site serves from these docs pages and files, plus each feature and change anchor of the release pages."""
+    served = {urls.site_path(path) for path in paths}
+    for release in atlas.releases:
+        items = (*release.features, *release.changes)
+        served.update(urls.site_path(urls.release_entry(release.version, anchor)) for item in items for anchor in (item.id, *item.aliases))
+    return frozenset(f"/{path}" for path in served)
+
+
+def redirect_page(old: str, new: str) -> str:
+    """The HTML served at site path `old` (such as `features/x/`) that sends the reader on to site path `new`."""
+    up = "../" * old.count("/")
+    target = html.escape(up + new, quote=True)
+    return (  # the theme's icon is named, or the browser asks the server root for /favicon.ico
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
+        f'<link rel="icon" href="{up}{urls.THEME_ICON}">'
+        f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
+        f'<meta name="robots" content="noindex"></head><body><p>This page moved to <a href="{target}">{target}</a>.</p></body></html>\n'
+    )
 
 
 def build_nav(atlas: Atlas) -> list:
     """The site navigation: releases in numeric version order, then the cross-release views."""
     return [
-        {"Home": "index.md"},
-        {"Releases": ["releases/index.md", *({r.version: f"releases/{r.version}.md"} for r in atlas.releases)]},
-        {"Topics": ["topics/index.md", *({plain(t.title): f"topics/{t.id}.md"} for t in atlas.topics)]},
+        {"Home": urls.HOME},
+        {"Releases": [urls.RELEASES_INDEX, *({r.version: urls.release_doc(r.version)} for r in atlas.releases)]},
+        {"Topics": [urls.TOPICS_INDEX, *({plain(t.title): urls.topic_doc(t.id)} for t in atlas.topics)]},
         {
             "Across releases": [
-                {"Feature lifecycles": "features/index.md"},
-                {"Feature matrix": "matrix.md"},
-                {"Upgrade paths": "upgrade.md"},
-                {"Platforms": "platforms.md"},
+                {"Feature lifecycles": urls.FEATURES_INDEX},
+                {"Feature matrix": urls.MATRIX},
+                {"Upgrade paths": urls.UPGRADE},
+                {"Platforms": urls.PLATFORMS},
             ]
         },
-        {"About": "about.md"},
-        {"Contributing": "contributing.md"},
+        {"About": urls.ABOUT},
+        {"Contributing": urls.CONTRIBUTING},
     ]

@@ -17,8 +17,8 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `macros` package importable.
     sys.path.insert(0, str(PROJECT_DIR))
 
-from macros.generate import GeneratedSite, generate_site  # noqa: E402
-from macros.permalinks import load_published_atlas, redirect_pages  # noqa: E402
+from macros.build import generate_checked  # noqa: E402
+from macros.generate import GeneratedSite  # noqa: E402
 from macros.sanitize import sanitize  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
@@ -32,22 +32,20 @@ _generated: GeneratedSite | None = None
 
 @event_priority(100)
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Load and validate the data (stopping the build on any mistake) and set the nav from it."""
+    """Generate the site from the data (stopping the build on any mistake or broken published URL) and set the nav."""
     global _generated
     try:
-        atlas = load_published_atlas(DATA_DIR)
+        _generated = generate_checked(DATA_DIR, site_url=config.site_url or "/", repository=config.extra.get("repository", ""))
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
-    _generated = generate_site(atlas, site_url=config.site_url or "/", repository=config.extra.get("repository", ""))
     config.nav = _generated.nav
-    config.extra["atlas_fragments"] = _generated.fragments
     return config
 
 
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add every generated page and file to the build."""
-    for path, content in {**_generated.pages, **_generated.files, **redirect_pages(DATA_DIR)}.items():
+    for path, content in {**_generated.pages, **_generated.files}.items():
         files.append(File.generated(config, path, content=content))
     return files
 
@@ -77,7 +75,7 @@ _theme_templates = _CompiledTemplates()
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
     """Give theme templates the covered releases (the 404 page lists them); reuse the theme's compiled templates,
     since MkDocs makes a new environment on every serve rebuild."""
-    env.globals["atlas_releases"] = _generated.releases
+    env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
     env.bytecode_cache = _theme_templates
     return env
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
+from . import urls
 from .markup import text_only
 from .model import Atlas, Change, Feature, Release
 
@@ -51,7 +52,7 @@ class Lifecycle:
     @property
     def doc_path(self) -> str:
         """Where the feature is described: its history page, or else its entry on its one release page."""
-        return f"features/{self.id}.md" if self.has_history else f"releases/{self.stages[0].version}.md#{self.id}"
+        return urls.feature_doc(self.id) if self.has_history else urls.release_entry(self.stages[0].version, self.id)
 
     def first_release_with(self, stages: Iterable[str]) -> str | None:
         """The first release in which the feature had one of these stages, if any."""
@@ -215,7 +216,7 @@ def platform_lookup(atlas: Atlas, platform: str) -> dict[str, list[str]]:
     table: dict[str, list[str]] = defaultdict(list)
     for release in atlas.releases:
         fact = getattr(release, platform)
-        versions = [*(fact.versions if fact else ()), *(v for patch in release.patches for v in getattr(patch, platform))]
+        versions = [*(fact.versions if fact else ()), *(v for patch in release.patches for v in getattr(patch, platform) or ())]
         for version in dict.fromkeys(versions):
             table[version].append(release.version)
     return {version: table[version] for version in sorted(table, key=Version)}

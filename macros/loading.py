@@ -13,7 +13,7 @@ from typing import TypeVar, Union, get_args, get_origin, get_type_hints
 from packaging.version import Version
 
 from .markup import markup_problem
-from .model import Atlas, DistinctPair, Labels, LabelScheme, Release, Topic
+from .model import Atlas, DistinctPair, Labels, LabelScheme, Redirect, Release, Topic
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
 
@@ -21,6 +21,8 @@ PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches", "companions")
 # Pages whose content changes as releases come and go: a platform fact cited to one of them can silently stop being true.
 _MOVING_PAGE = re.compile(r"/(?:blob|tree)/(?:main|master)/|pytorch\.org/get-started/(?:previous-versions|locally)")
 SECTION_IDS = frozenset({"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"})
+_SITE_PATH = re.compile(r"/(?:[a-z0-9._-]+/)*")
+_REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
 _TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning")
 T = TypeVar("T")
 
@@ -39,9 +41,9 @@ class _FileReport:
 
 
 def load_atlas(data_dir: Path) -> Atlas:
-    """Read data/topics.yaml, data/labels.yaml, data/distinct.yaml and data/releases/*.yaml; raise DataErrors listing every mistake.
+    """Read data/topics.yaml, labels.yaml, distinct.yaml, redirects.yaml and releases/*.yaml; raise DataErrors listing every mistake.
 
-    The registry of published URLs is checked by a later stage, `permalinks.load_published_atlas`.
+    Whether the generated site still serves every published URL is checked after generation (`registry`).
     """
     errors: list[DataError] = []
     topics = _load_topics(data_dir, errors)
@@ -69,9 +71,34 @@ def load_atlas(data_dir: Path) -> Atlas:
         raise DataErrors(errors)
     ordered = tuple(release for _, (_, release) in sorted(releases.items()))
     distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
+    redirects = _load_redirects(data_dir, errors)
     if errors:
         raise DataErrors(errors)
-    return Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct)
+    return Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects)
+
+
+def _load_redirects(data_dir: Path, errors: list[DataError]) -> tuple[Redirect, ...]:
+    """Read data/redirects.yaml, the moved pages (old site path: new site path), if it exists."""
+    path = data_dir / "redirects.yaml"
+    if not path.exists():
+        return ()
+    name = _display_name(path, data_dir)
+    document, read_errors = read_yaml(path, name)
+    errors.extend(read_errors)
+    if document is None:
+        return ()
+    if not isinstance(document.data, dict):
+        errors.append(DataError(name, f"expected a mapping of old to new page paths, such as {_REDIRECT_EXAMPLE}", 1))
+        return ()
+    redirects = []
+    for old, new in document.data.items():
+        line = document.line_of((old,))
+        if all(isinstance(side, str) and _SITE_PATH.fullmatch(side) for side in (old, new)):
+            redirects.append(Redirect(old, new, line))
+        else:
+            message = f"expected site paths on both sides, such as {_REDIRECT_EXAMPLE}; found {old!r}: {new!r}"
+            errors.append(DataError(name, message, line))
+    return tuple(redirects)
 
 
 def _display_name(path: Path, data_dir: Path) -> str:

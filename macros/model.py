@@ -61,7 +61,7 @@ class Coverage:
     """How completely the record covers the release's official sources."""
 
     changes: str
-    note: str = ""
+    note: str | None = None
 
     @property
     def changes_complete(self) -> bool:
@@ -77,9 +77,9 @@ class Patch:
     date: str
     summary: str
     source: str
-    python: tuple[str, ...] = ()
-    cuda: tuple[str, ...] = ()
-    rocm: tuple[str, ...] = ()
+    python: tuple[str, ...] | None = None
+    cuda: tuple[str, ...] | None = None
+    rocm: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +89,8 @@ class Companion:
     library: str
     version: str
     source: str
-    with_torch: str = ""
-    python: str = ""
+    with_torch: str | None = None
+    python: str | None = None
     final: bool = False
 
 
@@ -99,7 +99,7 @@ class Example:
     """A code example attached to a feature."""
 
     code: str
-    caption: str = ""
+    caption: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ class Feature:
     sources: tuple[str, ...]
     component: str = CORE_COMPONENT
     topics: tuple[str, ...] = ()
-    details: str = ""
+    details: str | None = None
     example: Example | None = None
     aliases: tuple[str, ...] = ()
 
@@ -129,8 +129,8 @@ class Change:
     sources: tuple[str, ...]
     component: str = CORE_COMPONENT
     topics: tuple[str, ...] = ()
-    before: str = ""
-    after: str = ""
+    before: str | None = None
+    after: str | None = None
     aliases: tuple[str, ...] = ()
 
     @property
@@ -149,7 +149,7 @@ class Release:
     coverage: Coverage
     sources: tuple[Source, ...]
     features: tuple[Feature, ...]
-    title: str = ""
+    title: str | None = None
     commits: Count | None = None
     contributors: Count | None = None
     python: Versions | None = None
@@ -205,7 +205,7 @@ class Topic:
     id: str
     title: str
     intro: str
-    platform: str = ""
+    platform: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +227,7 @@ class LabelScheme:
     intro: str
     source: str
     labels: tuple[Label, ...]
-    last: str = ""
+    last: str | None = None
 
     def covers(self, version: str) -> bool:
         """Whether a release of this version announced its features in this scheme's words."""
@@ -275,14 +275,24 @@ class DistinctPair:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """One moved page: its old and new site paths (from the root, such as `/releases/1.9/`), and its line in data/redirects.yaml."""
+
+    old: str
+    new: str
+    line: int | None
+
+
 @dataclass(frozen=True)
 class Atlas:
-    """All releases (oldest first), topics, labeling schemes and the reviewed look-alike ids."""
+    """All releases (oldest first), topics, labeling schemes, the reviewed look-alike ids and the moved pages."""
 
     releases: tuple[Release, ...]
     topics: tuple[Topic, ...]
     labels: Labels
     distinct: tuple[DistinctPair, ...] = ()
+    redirects: tuple[Redirect, ...] = ()
 
     @cached_property
     def newest_first(self) -> tuple[Release, ...]:

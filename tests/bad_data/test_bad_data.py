@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from macros.permalinks import load_published_atlas
+from macros.build import generate_checked
 from macros.yamlfile import DataErrors
 
 from ..support.site import copy_mini_data, copy_site_sources
 from .cases import CASES, Case
+
+
+def _generate(data_dir: Path) -> None:
+    """Load, generate and check the published URLs, as every build does."""
+    generate_checked(data_dir, site_url="/")
 
 
 def _bad_data(tmp_path: Path, *cases: Case) -> Path:
@@ -26,7 +31,7 @@ def _bad_data(tmp_path: Path, *cases: Case) -> Path:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_loader_reports_exactly_one_precise_error(tmp_path, case):
     with pytest.raises(DataErrors) as raised:
-        load_published_atlas(_bad_data(tmp_path, case))
+        _generate(_bad_data(tmp_path, case))
     messages = [str(error) for error in raised.value.errors]
     assert len(messages) == 1, messages
     assert messages[0].startswith(case.expect), messages[0]
@@ -35,7 +40,7 @@ def test_loader_reports_exactly_one_precise_error(tmp_path, case):
 def test_all_errors_of_a_run_are_reported_together(tmp_path):
     chosen = [c for c in CASES if c.name in {"unknown-field-typo", "unquoted-version", "duplicate-topic"}]
     with pytest.raises(DataErrors) as raised:
-        load_published_atlas(_bad_data(tmp_path, *chosen))
+        _generate(_bad_data(tmp_path, *chosen))
     assert len(raised.value.errors) == 3
     for case in chosen:
         assert case.expect in str(raised.value)

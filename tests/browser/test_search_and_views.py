@@ -7,8 +7,8 @@ import re
 import pytest
 
 from macros import indexes
-from macros.exports import site_path
 from macros.loading import load_atlas
+from macros.urls import site_path
 from tests.browser.conftest import in_view
 from tests.conftest import REAL_DATA
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
+import fastjsonschema
 import feedparser
 
 from macros import exports, indexes
+from macros.schema import load_schema
 
 SITE = "https://atlas.example/prefix/"
 
@@ -41,3 +43,21 @@ def test_atom_feed_is_valid_and_newest_first(mini_atlas):
     assert feed.version == "atom10"
     assert [e.link for e in feed.entries] == [SITE + "releases/2.10/", SITE + "releases/2.1/", SITE + "releases/2.0/"]
     assert feed.feed.updated == "2030-10-15T00:00:00Z"
+
+
+def _as_data_file(exported: dict) -> dict:
+    """An exported release without what the export adds (each URL, the `platforms` grouping): the data file's shape."""
+    document = {key: value for key, value in exported.items() if key not in ("url", "platforms")} | exported["platforms"]
+    for kind in ("features", "changes"):
+        document[kind] = [{key: value for key, value in item.items() if key != "url"} for item in document[kind]]
+    return document
+
+
+def test_every_exported_release_validates_against_the_published_schema(real_atlas):
+    """The schema is the contract of the export too: one encoder writes the model's fields, nothing else."""
+    validate = fastjsonschema.compile(load_schema("release.schema.json"))
+    data = json.loads(exports.releases_json(real_atlas, indexes.build_lifecycles(real_atlas), site_url=SITE))
+    assert len(data["releases"]) == len(real_atlas.releases)
+    for exported in data["releases"]:
+        validate(_as_data_file(exported))
+    assert data["schema"] == SITE + "api/release.schema.json"

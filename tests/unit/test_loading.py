@@ -47,6 +47,6 @@ def test_structure_builds_nested_records_and_keeps_defaults():
     raw = {"id": "x", "title": "X", "stability": "Beta", "summary": "s", "sources": ["https://a.example/"], "example": {"code": "pass"}}
     feature = structure(Feature, raw)
     assert feature.sources == ("https://a.example/",)
-    assert feature.example.code == "pass" and feature.example.caption == ""
+    assert feature.example.code == "pass" and feature.example.caption is None
     assert feature.component == "pytorch" and feature.aliases == ()
     assert structure(Count, {"count": 3, "source": "https://a.example/"}).more_than is False

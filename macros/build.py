@@ -1,0 +1,34 @@
+"""One build: load the data, generate the site, check that it serves every published URL.
+
+The hook and the page macros both ask for the site of the current data; it is generated once while the
+data files and templates stay as they are.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .generate import TEMPLATE_DIR, GeneratedSite, generate_site
+from .loading import load_atlas
+from .registry import check_registry
+
+_last: tuple[tuple, GeneratedSite] | None = None
+
+
+def _inputs_state(data_dir: Path) -> tuple:
+    """Each data file and template with its size and modification time: a change to any of them changes this."""
+    paths = sorted(path for folder in (data_dir, TEMPLATE_DIR) for path in folder.rglob("*") if path.is_file())
+    return tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
+
+
+def generate_checked(data_dir: Path, *, site_url: str, repository: str = "", check_published: bool = True) -> GeneratedSite:
+    """The site generated from `data_dir`, after checking the published URLs (unless told not to); raises DataErrors."""
+    global _last
+    key = (data_dir, site_url, repository, check_published, _inputs_state(data_dir))
+    if _last is not None and _last[0] == key:
+        return _last[1]
+    site = generate_site(load_atlas(data_dir), site_url=site_url, repository=repository)
+    if check_published:
+        check_registry(site.published, site.atlas.redirects, data_dir)
+    _last = (key, site)
+    return site
