@@ -6,7 +6,7 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build check test lint published bench browser requirements clean
+.PHONY: serve build check test lint published examples bench lighthouse browser requirements clean
 
 serve: $(VENV)/.installed  ## Set up and preview the site with live reload on http://127.0.0.1:8000/$(SITE_PREFIX)/
 	$(PYTHON) -m mkdocs serve --dev-addr 127.0.0.1:8000
@@ -30,8 +30,14 @@ lint: $(VENV)/.installed-test
 published: $(VENV)/.installed  ## Record every URL the site now publishes in data/published.txt (run when publishing)
 	$(PYTHON) -m macros.check --record-published data
 
+examples: $(VENV)/.installed  ## Run every code block on the torch release it documents (downloads GBs; RELEASES="1.7 2.5" for some, AGAIN=1 to rerun current results); writes data/examples/
+	$(PYTHON) -m macros.examples $(if $(AGAIN),--again) $(RELEASES)
+
 bench: $(VENV)/.installed-test browser  ## Run the build, serve and page-weight benchmarks (about 15 min); writes bench/RESULTS.md
 	$(PYTHON) bench/run.py
+
+lighthouse: $(VENV)/.installed-test browser  ## Lighthouse, mobile and desktop, on five page kinds served as GitHub Pages serves them; writes bench/LIGHTHOUSE.md
+	$(PYTHON) bench/lighthouse.py
 
 browser:  ## Debian's Chromium for the browser tests (installed once, needs root or sudo)
 	@test -x /usr/bin/chromium || { \

@@ -12,8 +12,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from packaging.version import Version
 
 from . import exports, indexes, urls
-from .markup import fenced, front_matter, inline, link_target, plain, text_only
-from .model import CORE_COMPONENT, Atlas, Labels
+from .markup import fenced, front_matter, inline, link_target, literal, plain, text_only
+from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -46,6 +46,20 @@ def badge_maker(labels: Labels) -> Callable[[str], str]:
     return badge
 
 
+def check_summary(result: BlockResult | None) -> str:
+    """One line under a code block that says what `make examples` found, and on which torch and Python."""
+    if result is None:
+        return "Not run yet by make examples."
+    on = f"torch {result.torch}, Python {result.python}"
+    return {
+        "ran": f"Ran on {on} ({result.detail}).",
+        "raised": f"Ran on {on}: raised at {result.detail}.",
+        "names-checked": f"Not run: {result.detail} in torch {result.torch}.",
+        "not-run": f"{result.detail.capitalize()}.",
+        "failed": f"Failed on {on}: {result.detail}" if result.torch else f"Failed: {result.detail}",
+    }[result.outcome]
+
+
 @cache
 def template_environment() -> Environment:
     """The Jinja environment that renders Markdown templates (no HTML autoescaping: the output is Markdown).
@@ -68,6 +82,8 @@ def template_environment() -> Environment:
         front_matter=front_matter,
         fenced=fenced,
         site_path=urls.site_path,
+        check_summary=check_summary,
+        literal=literal,
     )
     env.globals.update(urls=urls, core_component=CORE_COMPONENT)
     return env

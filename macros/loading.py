@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import date
 from pathlib import Path
 from types import UnionType
@@ -13,7 +13,7 @@ from typing import TypeVar, Union, get_args, get_origin, get_type_hints
 from packaging.version import Version
 
 from .markup import markup_problem
-from .model import Atlas, DistinctPair, Labels, LabelScheme, Redirect, Release, Topic
+from .model import Atlas, BlockResult, DistinctPair, Labels, LabelScheme, Redirect, Release, Topic
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
 
@@ -69,12 +69,27 @@ def load_atlas(data_dir: Path) -> Atlas:
         releases[release.number] = (name, release)
     if errors:
         raise DataErrors(errors)
-    ordered = tuple(release for _, (_, release) in sorted(releases.items()))
+    ordered = tuple(_with_results(release, data_dir, errors) for _, (_, release) in sorted(releases.items()))
     distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
     redirects = _load_redirects(data_dir, errors)
     if errors:
         raise DataErrors(errors)
     return Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects)
+
+
+def _with_results(release: Release, data_dir: Path, errors: list[DataError]) -> Release:
+    """The release with the code-block results of data/examples/<version>.yaml (written by `make examples`), if any."""
+    path = data_dir / "examples" / f"{release.version}.yaml"
+    if not path.exists():
+        return release
+    name = _display_name(path, data_dir)
+    document = _read_valid(path, name, "examples.schema.json", errors)
+    if document is None:
+        return release
+    if document.data["release"] != release.version:
+        message = f'the file is for release "{document.data["release"]}"; name it after its release'
+        errors.append(DataError(name, message, None, ("release",)))
+    return replace(release, results=tuple(structure(BlockResult, raw) for raw in document.data["blocks"]))
 
 
 def _load_redirects(data_dir: Path, errors: list[DataError]) -> tuple[Redirect, ...]:

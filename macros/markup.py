@@ -22,6 +22,7 @@ _REFERENCE_LINK_TARGET = re.compile(r"^\s*\[[^\]]+\]:(.*)$", re.MULTILINE)
 _IGNORED_IN_URLS = re.compile(r"[\x00-\x20\x7f-\x9f<>]")  # browsers drop these (and the brackets of <url>) before reading a scheme
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 _SAFE_SCHEMES = {"http", "https", "mailto"}
+_LITERAL = str.maketrans({c: f"&#{ord(c)};" for c in "\\`*_[]{}()#+-.!|~"})
 _ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", "{": "&#123;", "}": "&#125;"})
 
 
@@ -68,6 +69,12 @@ def text_only(text: str) -> str:
 def plain(text: str) -> str:
     """Data text without Markdown markers, HTML-escaped (quotes included), for text or attribute values inside raw HTML."""
     return html.escape(text_only(text), quote=True)
+
+
+def literal(text: str) -> str:
+    """Text shown exactly as written inside Markdown: HTML-escaped, and every character Markdown would read as markup
+    written as an entity (for machine-written text such as an error message)."""
+    return html.escape(text, quote=True).translate(_LITERAL)
 
 
 def link_target(url: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -96,10 +98,45 @@ class Companion:
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """A code example attached to a feature."""
+    """A code example attached to a feature: what it needs that a CPU-only machine lacks, and what it raises on purpose."""
 
     code: str
     caption: str | None = None
+    language: str = "python"
+    requires: tuple[str, ...] = ()
+    raises: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBlock:
+    """One code block of a release page: a feature's example, or a change's `before` or `after`."""
+
+    item: str
+    role: str  # example, before or after
+    code: str
+    language: str
+    requires: tuple[str, ...]
+    raises: str | None
+
+    @property
+    def hash(self) -> str:
+        """The block's content hash: an edit to its code or to what it claims makes an earlier result stale."""
+        claims = json.dumps([self.code, self.language, list(self.requires), self.raises])
+        return hashlib.sha256(claims.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class BlockResult:
+    """What `make examples` found when it ran (or checked) one code block."""
+
+    item: str
+    role: str
+    hash: str
+    outcome: str  # ran, raised, names-checked, not-run or failed
+    detail: str
+    date: str
+    torch: str | None = None
+    python: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +168,10 @@ class Change:
     topics: tuple[str, ...] = ()
     before: str | None = None
     after: str | None = None
+    language: str = "python"
+    requires: tuple[str, ...] = ()
+    before_raises: str | None = None
+    after_raises: str | None = None
     aliases: tuple[str, ...] = ()
 
     @property
@@ -160,6 +201,25 @@ class Release:
     companions: tuple[Companion, ...] = ()
     highlights: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
+    results: tuple[BlockResult, ...] = ()  # from data/examples/<version>.yaml, written by `make examples`
+
+    def code_blocks(self) -> list[CodeBlock]:
+        """Every code block of the release, in page order."""
+        blocks = []
+        for feature in self.features:
+            if example := feature.example:
+                blocks.append(CodeBlock(feature.id, "example", example.code, example.language, example.requires, example.raises))
+        for change in self.changes:
+            for role, code, raises in (("before", change.before, change.before_raises), ("after", change.after, change.after_raises)):
+                if code:
+                    blocks.append(CodeBlock(change.id, role, code, change.language, change.requires, raises))
+        return blocks
+
+    def result(self, item: str, role: str) -> BlockResult | None:
+        """The recorded result of a block, if it was recorded for the block as it is now."""
+        block = next((b for b in self.code_blocks() if (b.item, b.role) == (item, role)), None)
+        found = next((r for r in self.results if (r.item, r.role) == (item, role)), None)
+        return found if block and found and found.hash == block.hash else None
 
     @property
     def number(self) -> Version:

@@ -83,6 +83,14 @@ def test_release_page_shows_labels_facts_and_sources(built_site, release):
         assert ", ".join(release.cuda.versions) in html
 
 
+@pytest.mark.parametrize("release", ATLAS.releases, ids=lambda r: r.version)
+def test_every_code_block_says_what_running_it_found(built_site, release):
+    page = parse(built_site.page(f"releases/{release.version}/"))
+    checks = page.with_class("atlas-check")
+    expected = [f"atlas-check--{release.result(b.item, b.role).outcome}" for b in release.code_blocks()]
+    assert [next(c for c in e.attrs["class"].split() if c.startswith("atlas-check--")) for e in checks] == expected
+
+
 def test_every_link_on_every_page_resolves(built_site):
     """An independent crawl of the built HTML: no broken internal link or anchor anywhere."""
     broken = []
@@ -147,6 +155,9 @@ def test_json_export_matches_the_data(built_site):
         ]
         assert [c["id"] for c in exported["changes"]] == [c.id for c in release.changes]
         assert exported["released"]["date"] == release.date.isoformat()
+        assert [(r["item"], r["role"], r["hash"], r["outcome"]) for r in exported["results"]] == [
+            (b.item, b.role, b.hash, release.result(b.item, b.role).outcome) for b in release.code_blocks()
+        ]
         for feature in exported["features"]:
             file, fragment = _resolve(built_site, built_site.page(""), feature["url"])
             assert fragment in parse(file).ids

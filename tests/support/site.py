@@ -73,7 +73,7 @@ def build_site(destination: Path, site_url: str, *, project: Path = PROJECT_DIR,
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=600)
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
+class StaticHandler(http.server.SimpleHTTPRequestHandler):
     """Static files, with the site's own 404 page, and no request log on stderr."""
 
     def send_error(self, code, message=None, explain=None):
@@ -93,9 +93,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve(root: Path, port: int) -> Iterator[str]:
-    """Serve `root` on 127.0.0.1:`port`; yields the site's base URL (with the path prefix)."""
-    handler = functools.partial(_Handler, directory=str(root))
+def serve(root: Path, port: int, handler_class: type[http.server.SimpleHTTPRequestHandler] = StaticHandler) -> Iterator[str]:
+    """Serve `root` on 127.0.0.1:`port` (with `handler_class`); yields the site's base URL (with the path prefix)."""
+    handler = functools.partial(handler_class, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

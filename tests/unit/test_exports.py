@@ -46,8 +46,9 @@ def test_atom_feed_is_valid_and_newest_first(mini_atlas):
 
 
 def _as_data_file(exported: dict) -> dict:
-    """An exported release without what the export adds (each URL, the `platforms` grouping): the data file's shape."""
-    document = {key: value for key, value in exported.items() if key not in ("url", "platforms")} | exported["platforms"]
+    """An exported release without what the export adds (each URL, the `platforms` grouping, the code-block results
+    of data/examples/): the data file's shape."""
+    document = {key: value for key, value in exported.items() if key not in ("url", "platforms", "results")} | exported["platforms"]
     for kind in ("features", "changes"):
         document[kind] = [{key: value for key, value in item.items() if key != "url"} for item in document[kind]]
     return document

@@ -6,7 +6,8 @@ import dataclasses
 
 import yaml
 
-from macros.generate import generate_site
+from macros.generate import check_summary, generate_site
+from macros.model import BlockResult
 
 SITE = "https://example.org/atlas/"
 
@@ -38,3 +39,32 @@ def test_titles_with_quotes_colons_and_markup_stay_inside_their_front_matter_val
     front_matter = yaml.safe_load(site.pages["topics/cuda.md"].split("---\n")[1])
     assert front_matter["title"] == "Say &quot;hi&quot;: a: b # not a comment &amp; &lt;not a tag&gt; across releases"
     assert front_matter["render_macros"] is False
+
+
+def test_each_outcome_of_a_code_block_reads_as_one_line():
+    def result(outcome, detail, torch="1.7.1"):
+        return BlockResult("x", "example", "0" * 16, outcome, detail, "2026-11-22", torch, "3.8.18" if torch else None)
+
+    assert check_summary(result("ran", "2 output comments checked")) == "Ran on torch 1.7.1, Python 3.8.18 (2 output comments checked)."
+    assert check_summary(result("raised", "line 3: RuntimeError as stated")) == (
+        "Ran on torch 1.7.1, Python 3.8.18: raised at line 3: RuntimeError as stated."
+    )
+    assert (
+        check_summary(result("names-checked", "needs CUDA; 4 torch names found"))
+        == "Not run: needs CUDA; 4 torch names found in torch 1.7.1."
+    )
+    assert check_summary(result("not-run", "C++ code: not run", None)) == "C++ code: not run."
+    assert check_summary(result("failed", "torch 1.2 could not be installed", None)) == "Failed: torch 1.2 could not be installed"
+    assert check_summary(None) == "Not run yet by make examples."
+
+
+def test_a_release_page_shows_each_block_check_escaped(mini_atlas):
+    index, release = next((i, r) for i, r in enumerate(mini_atlas.releases) if r.code_blocks())
+    block = release.code_blocks()[0]
+    hostile = BlockResult(block.item, block.role, block.hash, "failed", "line 1: <b>_x_</b>", "2026-11-22", "2.0.0", "3.11.7")
+    releases = list(mini_atlas.releases)
+    releases[index] = dataclasses.replace(release, results=(hostile,))
+    atlas = dataclasses.replace(mini_atlas, releases=tuple(releases))
+    page = generate_site(atlas, site_url=SITE).pages[f"releases/{release.version}.md"]
+    assert "line 1: &lt;b&gt;&#95;x&#95;&lt;/b&gt;" in page and "<b>" not in page
+    assert "{: .atlas-check .atlas-check--failed }" in page
