@@ -21,6 +21,7 @@ from tests.support.site import copy_mini_data
 
 SEED = 20261122
 MUTANTS_PER_FILE = 100
+HANG_SECONDS = 10
 DATA_FILES = sorted(str(path.relative_to(MINI_DATA)) for path in MINI_DATA.rglob("*.yaml"))
 SCHEMAS = {"topics.yaml": "topics.schema.json", "labels.yaml": "labels.schema.json"}
 REPLACEMENTS = (None, "", [], {}, 0, -1, 3.5, True, "x" * 60_000, ["x"] * 5_000, {"unexpected": "mapping"}, "2.1", "not-a-url", "Beta")
@@ -62,7 +63,7 @@ def _mutate(document: object, rng: random.Random) -> object:
 
 
 @pytest.mark.parametrize("data_file", DATA_FILES)
-def test_every_mutant_loads_or_fails_clearly_and_fast(tmp_path, data_file):
+def test_every_mutant_loads_or_fails_clearly_and_never_hangs(tmp_path, data_file):
     rng = random.Random(f"{SEED}:{data_file}")
     original = yaml.safe_load((MINI_DATA / data_file).read_text(encoding="utf-8"))
     outcomes = {"loaded": 0, "refused": 0}
@@ -80,7 +81,8 @@ def test_every_mutant_loads_or_fails_clearly_and_fast(tmp_path, data_file):
             outcomes["refused"] += 1
             for error in raised.errors:
                 assert str(error).startswith("data/"), f"mutant {number} of {data_file}: {error}"
-        assert time.monotonic() - started < 1.0, f"mutant {number} of {data_file} took too long"
+        # a hang guard, not a speed test: a typical mutant takes a few milliseconds, even on a loaded machine
+        assert time.monotonic() - started < HANG_SECONDS, f"mutant {number} of {data_file} took too long"
         shutil.rmtree(tmp_path / str(number))
     assert outcomes["refused"], f"no mutant of {data_file} was refused: {outcomes}"
 
