@@ -8,6 +8,7 @@ readers get.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import email.utils
 import gzip
 import io
@@ -60,10 +61,8 @@ class PagesLikeHandler(StaticHandler):
     protocol_version = "HTTP/1.1"
 
     def handle(self) -> None:
-        try:
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):  # the browser dropped a kept-alive connection
             super().handle()
-        except (ConnectionResetError, BrokenPipeError):  # the browser dropped a kept-alive connection: not an error
-            pass
 
     def send_head(self):
         path = Path(self.translate_path(self.path))

@@ -19,6 +19,7 @@ import sys
 import tempfile
 import tokenize
 import traceback
+import types
 import warnings
 
 VERSION_PREFIX = re.compile(r"^(\d+\.\d+):\s*")
@@ -60,15 +61,28 @@ def statement_lines(statements, total):
 
 
 def run(code, version, raises):
-    """Execute the block; return (outcome, detail)."""
-    source = os.path.join(tempfile.mkdtemp(), "block.py")  # a real file: TorchScript reads a function's source back
+    """Execute the block as this process's __main__ module, in a folder of its own; return (outcome, detail)."""
+    folder = tempfile.mkdtemp()
+    source = os.path.join(folder, "block.py")  # a real file: TorchScript reads a function's source back
     with open(source, "w") as file:
         file.write(code)
-    os.chdir(os.path.dirname(source))  # files the block writes land beside it, not in the project
-    sys.modules["__main__"].__file__ = source  # the block's classes live in __main__; TorchScript reads their source
+    # as __main__, pickle finds the block's classes and TorchScript their source; in its folder, files it writes stay there
+    block = types.ModuleType("__main__")
+    block.__file__, block.__builtins__ = source, builtins
+    saved_main, saved_folder = sys.modules["__main__"], os.getcwd()
+    sys.modules["__main__"] = block
+    os.chdir(folder)
+    try:
+        return execute(code, version, raises, source, block.__dict__)
+    finally:
+        sys.modules["__main__"] = saved_main
+        os.chdir(saved_folder)
+
+
+def execute(code, version, raises, source, namespace):
+    """Run the block statement by statement in `namespace`, comparing each output comment; return (outcome, detail)."""
     tree = ast.parse(code, source)
     claims = output_claims(code, version)
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
     checked = 0
     lines = statement_lines(tree.body, len(code.splitlines()))
     for statement, (first, last) in zip(tree.body, lines):  # noqa: B905 (runs on Python 3.7)

@@ -228,6 +228,10 @@ def main(argv: list[str]) -> int:
             if owners_left[owner] == 0:  # every block of this release is done: write its file now
                 found = results[owner]
                 write_results(DATA_DIR, owner, [found[b.item, b.role] for b in atlas.release(owner).code_blocks()])
+    for release in atlas.releases:  # every checked release's file, without results of blocks the data no longer has
+        if release.version in wanted and release.code_blocks():
+            found = results[release.version]
+            write_results(DATA_DIR, release.version, [found[b.item, b.role] for b in release.code_blocks()])
     checked = [result for blocks in plan.values() for owner, block in blocks if (result := results[owner].get((block.item, block.role)))]
     failed = sum(result.outcome == "failed" for result in checked)
     log(f"{len(checked)} blocks checked, {failed} failed, in {time.monotonic() - started:.0f} s; largest environment {peak_mb} MB")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from macros.example_worker import check_names, matches, output_claims, run
@@ -52,3 +55,14 @@ def test_names_are_resolved_against_the_installed_modules():
     """The worker checks `torch` names; the test environment has no torch, so the module itself is reported missing."""
     assert check_names("import os\nos.path.join\n") == ("names-checked", "0 torch names found")
     assert check_names("import torch\ntorch.no_such_name\n") == ("failed", "not in this torch: torch, torch.no_such_name")
+
+
+def test_a_block_runs_as_main_in_its_own_folder_and_leaves_the_process_as_it_was(tmp_path, monkeypatch):
+    """pickle and TorchScript look a block's classes up in __main__; files it writes stay out of the project."""
+    monkeypatch.chdir(tmp_path)
+    code = (
+        "import io, os, pickle\nclass Info:\n    epochs = 3\nopen('out.txt', 'w').close()\npickle.loads(pickle.dumps(Info())).epochs  # 3\n"
+    )
+    main = sys.modules["__main__"]
+    assert run(code, "2.6", "") == ("ran", "1 output comment checked")
+    assert sys.modules["__main__"] is main and Path.cwd() == tmp_path and not (tmp_path / "out.txt").exists()
