@@ -17,30 +17,31 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import date
 from pathlib import Path
 
 import yaml
 
+from .exports import as_data
 from .loading import load_atlas
-from .model import Atlas, BlockResult, CodeBlock
+from .model import Atlas, BlockResult, CodeBlock, Release
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 WORKER = Path(__file__).resolve().parent / "example_worker.py"
 PYENV_ROOT = Path.home() / ".pyenv" / "versions"
 BLOCK_TIMEOUT_SECONDS = 240
 NOT_PYTHON = {"cpp": "C++ code: not run", "java": "Java code: not run", "shell": "shell commands: not run"}
-REQUIREMENT_WORDS = {
-    "cuda": "needs CUDA",
-    "mps": "needs an Apple GPU",
-    "xpu": "needs an Intel GPU",
-    "distributed": "needs several processes",
-    "context": "needs objects defined outside the block",
-    "network": "needs the network",
-    "packages": "needs other software",
-    "compiler": "needs a GPU compiler toolchain",
-    "source-build": "needs a part the PyPI wheels leave out",
+REQUIREMENT_WORDS = {  # what a block needs, as "needs ..." reads on the page
+    "cuda": "CUDA",
+    "mps": "an Apple GPU",
+    "xpu": "an Intel GPU",
+    "distributed": "several processes",
+    "context": "objects defined outside the block",
+    "network": "the network",
+    "packages": "other software",
+    "compiler": "a GPU compiler toolchain",
+    "source-build": "a part the PyPI wheels leave out",
 }
 # The Python each release's environment uses: the newest that has a torch wheel for Linux x86_64 on PyPI
 # and that this machine's pyenv carries; numpy stays below 2 where the release was built against numpy 1.
@@ -127,7 +128,7 @@ class Environment:
             return "failed", f"the process ended with status {done.returncode}: {done.stderr.strip()[-300:]}"
         report = json.loads(lines[-1])
         if report["outcome"] == "names-checked":
-            needs = " and ".join(REQUIREMENT_WORDS[word].removeprefix("needs ") for word in block.requires)
+            needs = " and ".join(REQUIREMENT_WORDS[word] for word in block.requires)
             return "names-checked", f"needs {needs}; {report['detail']}"
         return report["outcome"], report["detail"]
 
@@ -169,22 +170,17 @@ def result_of(block: CodeBlock, outcome: str, detail: str, env: Environment | No
     )
 
 
-def write_results(data_dir: Path, version: str, results: list[BlockResult]) -> None:
-    """Write one release's results file, blocks in page order."""
-    path = data_dir / "examples" / f"{version}.yaml"
+def write_results(data_dir: Path, release: Release, found: dict[tuple[str, str], BlockResult]) -> None:
+    """Write one release's results file: the results it has for its current blocks, in page order."""
+    path = data_dir / "examples" / f"{release.version}.yaml"
     path.parent.mkdir(exist_ok=True)
     document = {
-        "release": version,
+        "release": release.version,
         "machine": f"{platform.system()} {platform.machine()}, CPU only",
-        "blocks": [{key: value for key, value in vars_of(result).items() if value is not None} for result in results],
+        "blocks": [as_data(found[b.item, b.role]) for b in release.code_blocks() if (b.item, b.role) in found],
     }
     header = "# Written by `make examples`: the outcome of running each code block of this release. Do not edit by hand.\n"
     path.write_text(header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
-
-
-def vars_of(result: BlockResult) -> dict:
-    """A result as a mapping, field by field."""
-    return {name: getattr(result, name) for name in BlockResult.__dataclass_fields__}
 
 
 def main(argv: list[str]) -> int:
@@ -202,36 +198,30 @@ def main(argv: list[str]) -> int:
         results[release.version] = {(b.item, b.role): found for b in release.code_blocks() if (found := release.result(b.item, b.role))}
     started, peak_mb = time.monotonic(), 0
     plan = blocks_by_environment(atlas, wanted, again)
-    owners_left = Counter(owner for blocks in plan.values() for owner, _ in blocks)
-    for version in sorted(plan, key=lambda v: tuple(map(int, v.split(".")))):
-        blocks = plan[version]
-        for owner, block in blocks:
-            if block.language != "python":
-                results[owner][block.item, block.role] = result_of(block, "not-run", NOT_PYTHON[block.language], None, today)
-        python_blocks = [(owner, block) for owner, block in blocks if block.language == "python"]
-        if python_blocks:
-            try:
-                with Environment(version, companions_needed(atlas, version, python_blocks)) as env:
-                    peak_mb = max(peak_mb, env.size_mb)
+    try:
+        for version in sorted(plan, key=lambda v: tuple(map(int, v.split(".")))):
+            blocks = plan[version]
+            for owner, block in blocks:
+                if block.language != "python":
+                    results[owner][block.item, block.role] = result_of(block, "not-run", NOT_PYTHON[block.language], None, today)
+            python_blocks = [(owner, block) for owner, block in blocks if block.language == "python"]
+            if python_blocks:
+                try:
+                    with Environment(version, companions_needed(atlas, version, python_blocks)) as env:
+                        peak_mb = max(peak_mb, env.size_mb)
+                        for owner, block in python_blocks:
+                            outcome, detail = env.check(block, version)
+                            log(f"{owner} {block.item} {block.role}: {outcome}: {detail}")
+                            results[owner][block.item, block.role] = result_of(block, outcome, detail, env, today)
+                except subprocess.CalledProcessError as error:
+                    log(f"torch {version}: the environment could not be made ({error}); its blocks count as failed")
+                    reason = f"torch {version} could not be installed"
                     for owner, block in python_blocks:
-                        outcome, detail = env.check(block, version)
-                        log(f"{owner} {block.item} {block.role}: {outcome}: {detail}")
-                        results[owner][block.item, block.role] = result_of(block, outcome, detail, env, today)
-            except subprocess.CalledProcessError as error:
-                log(f"torch {version}: the environment could not be made ({error}); its blocks count as failed")
-                reason = f"torch {version} could not be installed"
-                for owner, block in python_blocks:
-                    results[owner][block.item, block.role] = result_of(block, "failed", reason, None, today)
-        for owner, _ in blocks:
-            owners_left[owner] -= 1
-        for owner in {owner for owner, _ in blocks}:
-            if owners_left[owner] == 0:  # every block of this release is done: write its file now
-                found = results[owner]
-                write_results(DATA_DIR, owner, [found[b.item, b.role] for b in atlas.release(owner).code_blocks()])
-    for release in atlas.releases:  # every checked release's file, without results of blocks the data no longer has
-        if release.version in wanted and release.code_blocks():
-            found = results[release.version]
-            write_results(DATA_DIR, release.version, [found[b.item, b.role] for b in release.code_blocks()])
+                        results[owner][block.item, block.role] = result_of(block, "failed", reason, None, today)
+    finally:  # every checked release's file, also after an interruption; results of removed blocks are dropped
+        for release in atlas.releases:
+            if release.version in wanted and release.code_blocks():
+                write_results(DATA_DIR, release, results[release.version])
     checked = [result for blocks in plan.values() for owner, block in blocks if (result := results[owner].get((block.item, block.role)))]
     failed = sum(result.outcome == "failed" for result in checked)
     log(f"{len(checked)} blocks checked, {failed} failed, in {time.monotonic() - started:.0f} s; largest environment {peak_mb} MB")
