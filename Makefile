@@ -8,8 +8,8 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve build check test lint published examples bench lighthouse browser requirements clean
 
-serve: $(VENV)/.installed  ## Set up and preview the site with live reload on http://127.0.0.1:8000/$(SITE_PREFIX)/
-	$(PYTHON) -m mkdocs serve --dev-addr 127.0.0.1:8000
+serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/$(SITE_PREFIX)/; an edit re-renders only what it changes (macros/preview.py)
+	$(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 build: $(VENV)/.installed  ## Build the site with --strict into site/ (reproducible: dated by the last commit)
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(PYTHON) -m mkdocs build --strict --clean

@@ -172,7 +172,7 @@ def serve_edit_latencies(project: Path, port: int, edits: int) -> list[float]:
     The page reloads itself through MkDocs's live-reload script, as in a maintainer's browser; each edit is timed.
     """
     server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        [sys.executable, "-m", "mkdocs", "serve", "--dirty", "--dev-addr", f"127.0.0.1:{port}"],
         cwd=project,
         env={**ENV, "SITE_URL": f"http://127.0.0.1:{port}/pytorch-release-atlas/"},
         stdout=subprocess.DEVNULL,

@@ -1,7 +1,8 @@
 """PyTorch Release Atlas: release data -> validated model -> cross-release indexes -> Markdown pages.
 
 The modules below this package import nothing from MkDocs except `hooks`, the thin glue that
-MkDocs loads, and `define_env` here, which the macros plugin calls for the hand-written pages.
+MkDocs loads, `preview`, its incremental serve rebuilds, and `define_env` here, which the macros
+plugin calls for the hand-written pages.
 """
 
 from __future__ import annotations

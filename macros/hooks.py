@@ -1,17 +1,21 @@
-"""MkDocs hook: load the data, add the generated pages and files, build the nav; keep serve rebuilds quick."""
+"""MkDocs hook: load the data, add the generated pages and files, build the nav; keep serve rebuilds quick (macros/preview.py)."""
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
 import jinja2
+import watchdog.observers
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
+from watchdog.events import FileClosedEvent, FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `macros` package importable.
@@ -19,6 +23,7 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
 
 from macros.build import generate_checked  # noqa: E402
 from macros.generate import GeneratedSite  # noqa: E402
+from macros.preview import preview  # noqa: E402
 from macros.sanitize import sanitize  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
@@ -26,7 +31,6 @@ log = logging.getLogger("mkdocs.plugins.atlas")
 # The macros plugin reports its own setup at INFO level on every build; keep clean builds quiet.
 logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
 DATA_DIR = PROJECT_DIR / "data"
-WATCHED_FOLDERS_POLL_SECONDS = 0.1
 _generated: GeneratedSite | None = None
 
 
@@ -42,17 +46,30 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
+def on_startup(command: str, dirty: bool) -> None:
+    """`mkdocs serve --dirty` (`make serve`) previews incrementally; every other command builds in full."""
+    preview.start(command=command, dirty=dirty)
+    if preview.active:  # MkDocs warns that dirty builds may be inaccurate; the preview's are exact (macros/preview.py)
+        logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith("A 'dirty' build"))
+
+
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add every generated page and file to the build."""
-    for path, content in {**_generated.pages, **_generated.files}.items():
-        files.append(File.generated(config, path, content=content))
-    return files
+    return preview.add_files(files, {**_generated.pages, **_generated.files}, config)
+
+
+def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+    """Let the preview compare this navigation with the last one."""
+    preview.navigation(nav)
+    return nav
 
 
 def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     """Pass every page's HTML through the allowlist sanitizer before the theme wraps it."""
-    return sanitize(html)
+    html = sanitize(html)
+    preview.converted(page, html)
+    return html
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
@@ -77,7 +94,19 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
     since MkDocs makes a new environment on every serve rebuild."""
     env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
     env.bytecode_cache = _theme_templates
+    preview.before_writing(files, config, env.globals["atlas_releases"])
     return env
+
+
+@event_priority(100)  # before the search plugin writes its index
+def on_post_build(config: MkDocsConfig) -> None:
+    """Let the preview complete the search index and keep this build's state."""
+    preview.finish(config.plugins["material/search"], config.site_dir)
+
+
+def on_build_error(error: Exception) -> None:
+    """Let the preview forget a failed build."""
+    preview.failed()
 
 
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveReloadServer:
@@ -90,8 +119,33 @@ def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveRel
             log.error("The last good site is still being served; fix the data and save to rebuild.")
 
     server.builder = build_or_report
-    # MkDocs polls watched folders every 0.5 s. The folders under `watch:` (data/ among them) are scheduled just after
-    # this event, so a shorter interval here lets a saved data edit start its rebuild sooner. watchdog keeps the
-    # interval in the observer's `_timeout` (mkdocs and watchdog are pinned in requirements.txt).
-    server.observer._timeout = WATCHED_FOLDERS_POLL_SECONDS
+    if os.environ.get("ATLAS_WATCH") != "poll":
+        _watch_with_file_events(server)
     return server
+
+
+def _watch_with_file_events(server: LiveReloadServer) -> None:
+    """Notice saved files through the operating system's file events instead of MkDocs's polling every 0.5 s.
+
+    A save then starts its rebuild at once, and no polling threads slow the rebuild down. The paths watched
+    before this event move to the new observer; the folders under `watch:` (data/ among them) are added after it.
+    `ATLAS_WATCH=poll` keeps MkDocs's polling, for file systems that send no events (some container mounts).
+    mkdocs and watchdog are pinned in requirements.txt; `_watched_paths` is the server's list of watched paths.
+    """
+    watched = list(server._watched_paths)
+    for path in watched:
+        server.unwatch(path)
+    server.observer = _ChangesObserver()
+    for path in watched:
+        server.watch(path)
+
+
+class _ChangesObserver(watchdog.observers.Observer):
+    """The platform's file-event observer, reporting only changes: MkDocs rebuilds on any event it hears, and the
+    events of files being read (opened, closed unwritten) would make every build start the next one."""
+
+    CHANGES = (FileCreatedEvent, FileModifiedEvent, FileClosedEvent, FileMovedEvent, FileDeletedEvent)
+
+    def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
+        """Watch `path` for changes only."""
+        return super().schedule(event_handler, path, recursive=recursive, event_filter=list(self.CHANGES), follow_symlink=follow_symlink)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
 import re
 from dataclasses import dataclass, fields, is_dataclass, replace
@@ -15,7 +17,7 @@ from packaging.version import Version
 from .markup import markup_problem
 from .model import Atlas, BlockResult, DistinctPair, Labels, LabelScheme, Redirect, Release, Topic
 from .schema import schema_errors
-from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, read_yaml
+from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, parse_yaml, read_yaml
 
 PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches", "companions")
 # Pages whose content changes as releases come and go: a platform fact cited to one of them can silently stop being true.
@@ -25,6 +27,11 @@ _SITE_PATH = re.compile(r"/(?:[a-z0-9._-]+/)*")
 _REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
 _TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning")
 T = TypeVar("T")
+# Each data file's last parse, by display name and schema: (digest of its bytes, document or None, its mistakes).
+_checked_files: dict[tuple[str, str], tuple[bytes, YamlDocument | None, tuple[DataError, ...]]] = {}
+# Each release file's last conversion, by display name: (the parsed document it was made from, the file stem,
+# topics and labels it was checked against, the release or None, its mistakes). Holding the document keeps `is` exact.
+_converted_releases: dict[str, tuple[YamlDocument, tuple, Release | None, tuple[DataError, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,26 +179,48 @@ def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError
 
 
 def _read_valid(path: Path, name: str, schema_name: str, errors: list[DataError]) -> YamlDocument | None:
-    """Parse a file and check it against its schema; None when it cannot be used."""
-    document, read_errors = read_yaml(path, name)
-    errors.extend(read_errors)
-    if document is None:
-        return None
-    found = schema_errors(document, schema_name, name)
+    """Parse a file and check it against its schema; None when it cannot be used.
+
+    A file whose bytes are the same as when it was last read is not parsed again: a preview rebuild after
+    a one-file edit reads one file. Nothing downstream changes a parsed document.
+    """
+    raw = path.read_bytes()
+    digest = hashlib.blake2b(raw, digest_size=16).digest()
+    key = (name, schema_name)
+    if key not in _checked_files or _checked_files[key][0] != digest:
+        document, found = parse_yaml(raw, name)
+        if document is not None:
+            found = found + schema_errors(document, schema_name, name)
+        _checked_files[key] = (digest, None if found else document, tuple(found))
+    _, document, found = _checked_files[key]
     errors.extend(found)
-    return None if found or read_errors else document
+    return document
 
 
 def _load_release(path: Path, name: str, topic_ids: set[str], labels: Labels, errors: list[DataError]) -> Release | None:
-    """Read, validate and convert one release file."""
+    """Read, validate and convert one release file; one read before, checked against the same topics and labels, is reused."""
     document = _read_valid(path, name, "release.schema.json", errors)
     if document is None:
         return None
+    against = (path.stem, frozenset(topic_ids), labels)
+    cached = _converted_releases.get(name)
+    if cached is None or cached[0] is not document or cached[1] != against:
+        found: list[DataError] = []
+        release = _convert_release(document, name, path.stem, topic_ids, labels, found)
+        cached = _converted_releases[name] = (document, against, release, tuple(found))
+    errors.extend(cached[3])
+    return cached[2]
+
+
+def _convert_release(
+    document: YamlDocument, name: str, stem: str, topic_ids: set[str], labels: Labels, errors: list[DataError]
+) -> Release | None:
+    """Check one parsed release file beyond its schema and convert it into the model."""
     before = len(errors)
     version = document.data["version"]
     report = _FileReport(name, document, errors)
-    if path.stem != version:
-        report.error(("version",), f'the file name says {path.stem} but the version is "{version}"; name the file {version}.yaml')
+    if stem != version:
+        report.error(("version",), f'the file name says {stem} but the version is "{version}"; name the file {version}.yaml')
     _check_date(report)
     _check_ids(report, _reserved_ids(labels))
     _check_sources(report)
@@ -320,12 +349,14 @@ def _check_unique(values: list[str], path: FieldPath, what: str, report: _FileRe
 
 def structure(cls: type[T], raw: dict) -> T:
     """A model object from its validated mapping: YAML keys are the dataclass field names."""
+    return cls(**{name: _convert(hint, raw[name]) for name, hint in _field_types(cls) if name in raw})
+
+
+@functools.cache
+def _field_types(cls: type) -> tuple[tuple[str, object], ...]:
+    """Each field of a model class with its declared type, resolved once per class."""
     hints = get_type_hints(cls)
-    values = {}
-    for item in fields(cls):
-        if item.name in raw:
-            values[item.name] = _convert(hints[item.name], raw[item.name])
-    return cls(**values)
+    return tuple((item.name, hints[item.name]) for item in fields(cls))
 
 
 def _convert(hint: object, value: object) -> object:

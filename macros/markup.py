@@ -9,6 +9,7 @@ JSON goes through `json.dumps`.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -48,6 +49,7 @@ def as_browser_reads(target: str) -> str:
     return _IGNORED_IN_URLS.sub("", target)
 
 
+@functools.lru_cache(maxsize=65536)  # pages repeat the same texts, and a preview rebuild repeats the last build's
 def inline(text: str) -> str:
     """Data text as inline Markdown with HTML and attribute-list or template syntax shown literally."""
     parts = []

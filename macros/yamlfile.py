@@ -76,7 +76,11 @@ class YamlDocument:
 
 def read_yaml(path: Path, display_name: str) -> tuple[YamlDocument | None, list[DataError]]:
     """Parse a YAML file; on failure return the errors that explain why."""
-    raw = path.read_bytes()
+    return parse_yaml(path.read_bytes(), display_name)
+
+
+def parse_yaml(raw: bytes, display_name: str) -> tuple[YamlDocument | None, list[DataError]]:
+    """Parse the bytes of the data file `display_name`; on failure return the errors that explain why."""
     if len(raw) > MAX_FILE_BYTES:
         return None, [DataError(display_name, f"the file has {len(raw):,} bytes; data files may have at most {MAX_FILE_BYTES:,}")]
     try:

@@ -1,0 +1,208 @@
+"""Incremental preview for `mkdocs serve --dirty`: a rebuild renders again only the pages whose output changes.
+
+A page's HTML depends on its own Markdown, on what every page shares, and on nothing else. What pages share
+comes in two layers:
+- what Markdown becomes HTML against: the configuration and the set of files that links resolve to;
+- what the theme wraps around the HTML: the navigation (its titles and order) and the theme templates.
+
+The preview keeps, from one build of a serve session to the next, a fingerprint of each of these and the
+rendered state of every page. A rebuild then
+- converts again only the pages whose Markdown changed, or every page when the first layer changed;
+- wraps again in the theme only those pages, or every page when the second layer changed;
+- writes again only the generated files whose content changed, and deletes those no longer generated;
+- restores the pages it skipped, so that the navigation titles, the anchor checks and the search index see
+  the whole site, as in a full build.
+
+Hand-written pages call macros that read the data, so they are rendered on every rebuild (there are few).
+A rebuild thus serves the same files as a full build; tests/serve/test_preview.py compares them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.plugins.atlas")
+
+
+class PreviewFile(File):
+    """A page or generated file whose `is_modified`, which MkDocs asks in a dirty build, the preview decides."""
+
+    changed: bool = True
+
+    def is_modified(self) -> bool:
+        """Whether this build must render or write the file again."""
+        return self.changed
+
+
+@dataclass(frozen=True, slots=True)
+class _RenderedPage:
+    """What a later build needs from a page it does not render again."""
+
+    markdown: str
+    meta: dict
+    title: str | None
+    content: str
+    toc: object
+    anchors: frozenset[str]
+    links_to_anchors: dict[str, dict[str, str]]  # linked file's src_uri -> {anchor: link as written}
+
+    @classmethod
+    def of(cls, page: Page, content: str) -> _RenderedPage:
+        """The state of a page that has just been converted into `content`."""
+        links = {file.src_uri: dict(anchors) for file, anchors in (page.links_to_anchors or {}).items()}
+        return cls(page.markdown, page.meta, page.title, content, page.toc, frozenset(page.present_anchor_ids or ()), links)
+
+    def restore(self, page: Page, files: Files) -> None:
+        """Give a page that this build skipped the state its last conversion left."""
+        page.markdown, page.meta, page.title = self.markdown, self.meta, self.title
+        page.content, page.toc, page.present_anchor_ids = self.content, self.toc, set(self.anchors)
+        page.links_to_anchors = {files.get_file_from_path(uri): dict(anchors) for uri, anchors in self.links_to_anchors.items()}
+
+
+@dataclass(slots=True)
+class _SiteState:
+    """What the site directory holds after a build: the fingerprints, every page's rendered state and search entries."""
+
+    source_frame: str = ""
+    theme_frame: str = ""
+    digests: dict[str, str] = field(default_factory=dict)  # src_uri -> digest of the generated content written
+    destinations: dict[str, str] = field(default_factory=dict)  # src_uri -> absolute path written
+    pages: dict[str, _RenderedPage] = field(default_factory=dict)  # src_uri -> rendered state
+    search_entries: dict[str, list] = field(default_factory=dict)  # page URL -> its entries in the search index
+
+
+class Preview:
+    """The state of one `mkdocs serve --dirty` session, kept between its rebuilds."""
+
+    def __init__(self) -> None:
+        self.active = False
+        self._last = _SiteState()
+        self._next: _SiteState | None = None
+        self._files: list[PreviewFile] = []
+        self._nav: Navigation | None = None
+        self._writing = False
+
+    def start(self, *, command: str, dirty: bool) -> None:
+        """Turn the preview on for a dirty serve session; every other command builds in full."""
+        self.active = command == "serve" and dirty
+        self._last = _SiteState()
+
+    def add_files(self, files: Files, generated: dict[str, str], config: MkDocsConfig) -> Files:
+        """Add the generated pages and files; decide which of them, and of the hand-written pages, this build renders."""
+        if not self.active:
+            for path, content in generated.items():
+                files.append(File.generated(config, path, content=content))
+            return files
+        for file in files.documentation_pages():
+            files.remove(file)
+            files.append(PreviewFile(file.src_uri, file.src_dir, file.dest_dir, file.use_directory_urls, inclusion=file.inclusion))
+        for path, content in generated.items():
+            files.append(PreviewFile.generated(config, path, content=content))
+        self._files = [file for file in files if isinstance(file, PreviewFile)]
+        uris = sorted(file.src_uri for file in files)
+        state = self._next = _SiteState(source_frame=_digest(Path(config.config_file_path).read_bytes(), config.site_url, *uris))
+        reconvert_all = state.source_frame != self._last.source_frame
+        for file in self._files:
+            state.destinations[file.src_uri] = file.abs_dest_path
+            if file.src_uri in generated:
+                state.digests[file.src_uri] = _digest(generated[file.src_uri])
+                unchanged = state.digests[file.src_uri] == self._last.digests.get(file.src_uri)
+                file.changed = reconvert_all or not unchanged or not os.path.exists(file.abs_dest_path)
+        return files
+
+    def converted(self, page: Page, content: str) -> None:
+        """Keep the state of a page this build converted into `content` (its final HTML)."""
+        if self._next is not None:
+            self._next.pages[page.file.src_uri] = _RenderedPage.of(page, content)
+
+    def navigation(self, nav: Navigation) -> None:
+        """Note the navigation of this build; its titles are read once every page has its title."""
+        self._nav = nav
+
+    def before_writing(self, files: Files, config: MkDocsConfig, theme_globals: object) -> None:
+        """Restore the pages this build skipped; wrap every page again if the navigation or the theme changed."""
+        if self._next is None:
+            return
+        for file in self._files:
+            if file.page is not None and not file.changed:
+                self._last.pages[file.src_uri].restore(file.page, files)
+                self._next.pages[file.src_uri] = self._last.pages[file.src_uri]
+        self._next.theme_frame = _digest(repr(_nav_outline(self._nav.items)), repr(theme_globals), *_folder_bytes(config.theme.custom_dir))
+        if self._next.theme_frame != self._last.theme_frame:
+            for file in self._files:
+                file.changed = file.changed or file.page is not None
+        rendered = sum(1 for file in self._files if file.page is not None and file.changed)
+        pages = sum(1 for file in self._files if file.page is not None)
+        log.info(f"Preview: rendering {rendered} of {pages} pages again")
+        self._writing = True
+
+    def finish(self, search: object, site_dir: str) -> None:
+        """Complete the search index with the skipped pages, delete what is no longer generated, and keep this build's state.
+
+        `search` is Material's search plugin, whose index then holds every page's entries, in the order of a full build.
+        """
+        state, self._next = self._next, None
+        if state is None:
+            return
+        search_index = search.search_index
+        fresh: dict[str, list] = {}
+        for entry in search_index.entries:
+            fresh.setdefault(entry["location"].partition("#")[0], []).append(entry)
+        for file in self._files:
+            if file.page is not None:
+                url = file.page.url
+                state.search_entries[url] = fresh.get(url, []) if file.changed else self._last.search_entries.get(url, [])
+        search_index.entries = [entry for entries in state.search_entries.values() for entry in entries]
+        search.search_index_prev = None  # the plugin's own merge assumes one page changed; the entries are complete
+        for uri, destination in self._last.destinations.items():
+            if uri not in state.destinations:
+                _remove_with_empty_folders(Path(destination), Path(site_dir))
+        self._last, self._writing = state, False
+
+    def failed(self) -> None:
+        """Forget a failed build; if it had begun writing, the next build renders everything again."""
+        self._next = None
+        if self._writing:
+            self._last, self._writing = _SiteState(), False
+
+
+def _remove_with_empty_folders(path: Path, site_dir: Path) -> None:
+    """Delete a file the site no longer has, and the folders it leaves empty, as a full build would not have made them."""
+    path.unlink(missing_ok=True)
+    folder = path.parent
+    while folder != site_dir and folder.is_relative_to(site_dir) and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
+
+
+def _nav_outline(items: list) -> list:
+    """The navigation as every page shows it: titles, URLs and nesting."""
+    return [(item.title, getattr(item, "url", None), _nav_outline(getattr(item, "children", None) or [])) for item in items]
+
+
+def _folder_bytes(folder: str | None) -> list[bytes]:
+    """The path and bytes of every file under a folder (the theme overrides), in a stable order."""
+    if not folder:
+        return []
+    return [part for path in sorted(Path(folder).rglob("*")) if path.is_file() for part in (str(path).encode(), path.read_bytes())]
+
+
+def _digest(*parts: str | bytes | None) -> str:
+    """A fingerprint of the given parts, in order."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        data = part if isinstance(part, bytes) else str(part).encode()
+        hasher.update(len(data).to_bytes(8, "little") + data)
+    return hasher.hexdigest()
+
+
+preview = Preview()
