@@ -85,7 +85,7 @@ def template_environment() -> Environment:
         check_summary=check_summary,
         literal=literal,
     )
-    env.globals.update(urls=urls, core_component=CORE_COMPONENT)
+    env.globals.update(urls=urls, core_component=CORE_COMPONENT, grid_row=indexes.grid_row)
     return env
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from packaging.version import Version
 
@@ -62,6 +62,31 @@ class Lifecycle:
     def stage_in(self, version: str) -> str | None:
         """The stage in one release, or None if that release does not mention the feature."""
         return next((s.stage for s in self.stages if s.version == version), None)
+
+
+@dataclass(frozen=True, slots=True)
+class GridCell:
+    """One cell of a stage grid: a stage, or a run of neighbouring releases with none (`stage` None, `span` wide)."""
+
+    version: str
+    stage: str | None
+    span: int = 1
+    not_covered: bool = False  # the release is outside the atlas ("n/c")
+
+
+def grid_row(lifecycle: Lifecycle, columns: list[str], not_covered: Iterable[str]) -> list[GridCell]:
+    """A feature's row of a stage grid; neighbouring releases that do not mention it share one cell, which keeps the DOM small."""
+    uncovered = set(not_covered)
+    cells: list[GridCell] = []
+    for version in columns:
+        stage = lifecycle.stage_in(version)
+        if stage or version in uncovered:
+            cells.append(GridCell(version, stage, not_covered=stage is None))
+        elif cells and cells[-1].stage is None and not cells[-1].not_covered:
+            cells[-1] = replace(cells[-1], span=cells[-1].span + 1)
+        else:
+            cells.append(GridCell(version, None))
+    return cells
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,3 +88,18 @@ def test_only_a_feature_with_a_history_has_a_page_of_its_own(mini_atlas):
     assert lifecycles["alpha"].doc_path == "features/alpha.md"
     assert lifecycles["gamma"].doc_path == "features/gamma.md"  # one release, then deprecated by a later one
     assert lifecycles["delta"].doc_path == "releases/2.10.md#delta"
+
+
+def test_grid_rows_merge_neighbouring_releases_without_the_feature(mini_atlas):
+    lifecycles = indexes.build_lifecycles(mini_atlas)
+    columns = ["1.8", "1.9", "2.0", "2.1", "2.5", "2.6", "2.10"]
+    row = indexes.grid_row(lifecycles["gamma"], columns, not_covered=["2.5"])
+    assert [(c.version, c.stage, c.span, c.not_covered) for c in row] == [
+        ("1.8", None, 2, False),
+        ("2.0", "Stable", 1, False),
+        ("2.1", None, 1, False),
+        ("2.5", None, 1, True),  # a release outside the atlas keeps its own "n/c" cell
+        ("2.6", None, 1, False),
+        ("2.10", "Deprecated", 1, False),
+    ]
+    assert sum(cell.span for cell in row) == len(columns)
