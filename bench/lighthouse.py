@@ -185,6 +185,19 @@ def tool_version(command: list[str]) -> str:
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip().splitlines()[0]
 
 
+def score_tables(results: dict[str, dict[str, dict]], level: str) -> list[str]:
+    """One Markdown table of scores per form factor, each under a heading of `level` ("##"), budgets marked."""
+    lines = []
+    for form_factor, pages in results.items():
+        header = "| Page | Performance | Accessibility | Best practices | SEO |"
+        lines += [f"{level} {form_factor.capitalize()}", "", header, "| --- |" + " ---: |" * 4]
+        for page, report in pages.items():
+            cells = [with_budget(form_factor, category, value) for category, value in scores(report).items()]
+            lines.append(f"| {page} (`{PAGES[page] or '/'}`) | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
 def render(results: dict[str, dict[str, dict]], runs: int) -> str:
     """bench/LIGHTHOUSE.md from the median reports, keyed by form factor then page."""
     any_report = next(iter(next(iter(results.values())).values()))
@@ -207,17 +220,7 @@ def render(results: dict[str, dict[str, dict]], runs: int) -> str:
         f"- One audit by hand, with the site served: `CHROME_PATH={CHROMIUM} {example}` (add `--preset=desktop` for desktop)",
         "",
     ]
-    for form_factor, pages in results.items():
-        lines += [
-            f"## {form_factor.capitalize()}",
-            "",
-            "| Page | Performance | Accessibility | Best practices | SEO |",
-            "| --- |" + " ---: |" * 4,
-        ]
-        for page, report in pages.items():
-            cells = [with_budget(form_factor, category, value) for category, value in scores(report).items()]
-            lines.append(f"| {page} (`{PAGES[page] or '/'}`) | " + " | ".join(cells) + " |")
-        lines.append("")
+    lines += score_tables(results, level="##")
     lines += [
         "## Audits that cost points",
         "",
@@ -252,13 +255,11 @@ def render(results: dict[str, dict[str, dict]], runs: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    """Build, serve, audit every page in both form factors, and write bench/LIGHTHOUSE.md."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs per page and form factor; the median is kept")
-    parser.add_argument("--output", type=Path, default=BENCH / "LIGHTHOUSE.md")
-    args = parser.parse_args()
-    ensure_tools()
+def audit(runs: int) -> dict[str, dict[str, dict]]:
+    """Build the real site, serve it as GitHub Pages does, and audit every page in both form factors `runs` times.
+
+    Returns the median report, keyed by form factor, then page.
+    """
     with tempfile.TemporaryDirectory(prefix="lighthouse-") as tmp:
         root, port = Path(tmp), free_port()
         built = build_site(root / PREFIX.strip("/"), f"http://127.0.0.1:{port}{PREFIX}")
@@ -268,9 +269,20 @@ def main() -> None:
         with serve(root, port, PagesLikeHandler) as base_url:
             for form_factor in FORM_FACTORS:
                 for page, path in PAGES.items():
-                    report = median_run([run_lighthouse(base_url + path, form_factor) for _ in range(args.runs)])
+                    report = median_run([run_lighthouse(base_url + path, form_factor) for _ in range(runs)])
                     results.setdefault(form_factor, {})[page] = report
                     print(f"{form_factor:8} {page:14} {scores(report)}", flush=True)
+    return results
+
+
+def main() -> None:
+    """Build, serve, audit every page in both form factors, and write bench/LIGHTHOUSE.md."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs per page and form factor; the median is kept")
+    parser.add_argument("--output", type=Path, default=BENCH / "LIGHTHOUSE.md")
+    args = parser.parse_args()
+    ensure_tools()
+    results = audit(args.runs)
     args.output.write_text(render(results, args.runs))
     print(f"wrote {args.output.relative_to(PROJECT) if args.output.is_relative_to(PROJECT) else args.output}")
     missed = missed_budgets(results)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
 from packaging.version import Version
 
 from . import exports, indexes, urls
@@ -60,13 +60,19 @@ def check_summary(result: BlockResult | None) -> str:
     }[result.outcome]
 
 
+# Compiled Jinja templates (these Markdown templates and the theme's), kept between builds in a private folder under
+# the system's temporary directory; Jinja compares each template's source with its checksum and recompiles on a change.
+COMPILED_TEMPLATES = FileSystemBytecodeCache()
+
+
 @cache
 def template_environment() -> Environment:
     """The Jinja environment that renders Markdown templates (no HTML autoescaping: the output is Markdown).
 
-    One per process, so serve rebuilds reuse compiled templates; Jinja recompiles a template whose file changed.
+    One per process, so serve rebuilds reuse it; its compiled templates outlive the process (COMPILED_TEMPLATES).
     """
     env = Environment(
+        bytecode_cache=COMPILED_TEMPLATES,
         loader=FileSystemLoader(TEMPLATE_DIR),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -22,7 +22,7 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
     sys.path.insert(0, str(PROJECT_DIR))
 
 from macros.build import generate_checked  # noqa: E402
-from macros.generate import GeneratedSite  # noqa: E402
+from macros.generate import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.preview import preview  # noqa: E402
 from macros.sanitize import sanitize  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
@@ -72,28 +72,11 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     return html
 
 
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """Theme templates compiled once per process; Jinja recompiles one whose source changed."""
-
-    def __init__(self) -> None:
-        self._code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self._code:
-            bucket.bytecode_from_string(self._code[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
-
-
-_theme_templates = _CompiledTemplates()
-
-
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-    """Give theme templates the covered releases (the 404 page lists them); reuse the theme's compiled templates,
-    since MkDocs makes a new environment on every serve rebuild."""
+    """Give theme templates the covered releases (the 404 page lists them), and the compiled templates of earlier builds
+    (MkDocs makes a new environment for every build, serve rebuilds included)."""
     env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
-    env.bytecode_cache = _theme_templates
+    env.bytecode_cache = COMPILED_TEMPLATES
     preview.before_writing(files, config, env.globals["atlas_releases"])
     return env
 

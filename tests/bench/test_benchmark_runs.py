@@ -11,15 +11,19 @@ from tests.conftest import PROJECT_DIR
 
 def test_benchmark_writes_every_figure_and_budget(tmp_path):
     out = tmp_path / "RESULTS.md"
-    command = [sys.executable, "bench/run.py", "--sizes", "2", "--runs", "1", "--edits", "1", "--out", str(out)]
-    result = subprocess.run(command, cwd=PROJECT_DIR, capture_output=True, text=True, timeout=600)
+    options = ["--sizes", "2", "--runs", "1", "--edits", "1", "--template-edits", "1", "--lighthouse-runs", "0", "--out", str(out)]
+    result = subprocess.run([sys.executable, "bench/run.py", *options], cwd=PROJECT_DIR, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     report = out.read_text(encoding="utf-8")
-    assert "- Command: `.venv/bin/python bench/run.py --sizes 2 --runs 1 --edits 1 --out" in report
+    assert "- Command: `.venv/bin/python bench/run.py --sizes 2 --runs 1 --edits 1 --template-edits 1 --lighthouse-runs 0 --out" in report
     assert re.search(r"^- Machine: \d+ cores, \d+ GiB memory", report, re.MULTILINE)
     row = re.search(r"^\| 2 \| (.+) \|$", report, re.MULTILINE)
     assert row, report
-    assert len(row.group(1).split(" | ")) == 12, row.group(0)  # every column after the size is filled
-    assert re.search(r"^Real data .*, 1 edit under `mkdocs serve`: \d+\.\d\d s\.$", report, re.MULTILINE)
-    for budget in ("at most 10% at every size", "within 2 s", "under 100 KB gzip", "under 1 MB gzip"):
+    assert len(row.group(1).split(" | ")) == 13, row.group(0)  # every column after the size is filled
+    real = re.search(r"^\| (\d+\.\d\d) \| (\d+) \| (.+) \|$", report, re.MULTILINE)
+    assert real and len(real.group(3).split(" | ")) == 5, report  # the real data's build, memory and weights
+    assert re.search(r"^Serve, data edits .*: \d+\.\d\d s\. Template edits .*: \d+\.\d\d s\.$", report, re.MULTILINE)
+    budgets = ("1.05x the stack floor", "data edit visible", "template edit", "under 100 KB gzip", "under 1 MB gzip")
+    for budget in budgets:
         assert re.search(rf"^\| [^|]*{re.escape(budget)}[^|]* \| (Met|Missed): ", report, re.MULTILINE), budget
+    assert re.search(r"^\| Lighthouse, mobile[^|]* \| Not measured: `--lighthouse-runs 0` \|$", report, re.MULTILINE)
