@@ -23,6 +23,8 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
 
 from macros.build import generate_checked  # noqa: E402
 from macros.generate import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
+from macros.highlighting import RememberingHighlightExtension  # noqa: E402
+from macros.page_macros import every_output  # noqa: E402
 from macros.preview import preview  # noqa: E402
 from macros.sanitize import sanitize  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
@@ -31,18 +33,22 @@ log = logging.getLogger("mkdocs.plugins.atlas")
 # The macros plugin reports its own setup at INFO level on every build; keep clean builds quiet.
 logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
 DATA_DIR = PROJECT_DIR / "data"
+HIGHLIGHT = "pymdownx.highlight"  # configured in mkdocs.yml; its highlighter is swapped for one that remembers blocks
 _generated: GeneratedSite | None = None
 
 
 @event_priority(100)
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Generate the site from the data (stopping the build on any mistake or broken published URL) and set the nav."""
+    """Generate the site from the data (stopping the build on any mistake or broken published URL); set the nav and the
+    highlighter that remembers code blocks."""
     global _generated
     try:
         _generated = generate_checked(DATA_DIR, site_url=config.site_url or "/", repository=config.extra.get("repository", ""))
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
     config.nav = _generated.nav
+    position = config.markdown_extensions.index(HIGHLIGHT)
+    config.markdown_extensions[position] = RememberingHighlightExtension(**config.mdx_configs.get(HIGHLIGHT, {}))
     return config
 
 
@@ -56,7 +62,7 @@ def on_startup(command: str, dirty: bool) -> None:
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add every generated page and file to the build."""
-    return preview.add_files(files, {**_generated.pages, **_generated.files}, config)
+    return preview.add_files(files, {**_generated.pages, **_generated.files}, config, macro_outputs=repr(every_output(_generated)))
 
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:

@@ -6,6 +6,8 @@ states a number or stage that the data no longer holds. The set is listed in doc
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import urls
@@ -17,65 +19,105 @@ from .markup import text_only
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 
+def release_table(site: GeneratedSite) -> str:
+    """Releases, newest first, with dates, counts per stability and change coverage."""
+    return site.fragments["release_table"]
+
+
+def label_schemes(site: GeneratedSite) -> str:
+    """Every labeling scheme the data uses, with its releases, source and the meaning of each word."""
+    return site.fragments["label_schemes"]
+
+
+def topic_table(site: GeneratedSite) -> str:
+    """The topic indexes with their sizes."""
+    return site.fragments["topic_table"]
+
+
+def latest_release(site: GeneratedSite) -> str:
+    """The newest covered release, such as `2.14`."""
+    return site.atlas.newest_first[0].version
+
+
+def oldest_release(site: GeneratedSite) -> str:
+    """The oldest covered release."""
+    return site.atlas.releases[0].version
+
+
+def count(site: GeneratedSite, what: str) -> int:
+    """How many `releases`, `features` (entries in release pages), `changes` or `lifecycles` (features followed across releases)."""
+    counts = _counts(site)
+    if what not in counts:
+        raise ValueError(f"count({what!r}): expected one of {', '.join(counts)}")
+    return counts[what]
+
+
+def feature_stage(site: GeneratedSite, feature_id: str) -> str:
+    """A feature's latest stage as a badge, with its release: `Beta in 2.0`."""
+    latest = _lifecycle(site, feature_id).latest
+    return f"{badge_maker(site.atlas.labels)(latest.stage)} in {latest.version}"
+
+
+def feature_badge(site: GeneratedSite, feature_id: str) -> str:
+    """A feature's SVG status badge, linked to the feature (for a page at the top of docs/)."""
+    lifecycle = _lifecycle(site, feature_id)
+    return f"[![{text_only(lifecycle.title)}]({urls.feature_badge(feature_id)})]({lifecycle.doc_path})"
+
+
+def _counts(site: GeneratedSite) -> dict[str, int]:
+    atlas = site.atlas
+    return {
+        "releases": len(atlas.releases),
+        "features": sum(len(r.features) for r in atlas.releases),
+        "changes": sum(len(r.changes) for r in atlas.releases),
+        "lifecycles": sum(lc.has_history for lc in site.lifecycles.values()),
+    }
+
+
+def _lifecycle(site: GeneratedSite, feature_id: str) -> Lifecycle:
+    if feature_id not in site.lifecycles:
+        raise ValueError(f"{feature_id!r} is not the id of any feature in data/releases/")
+    return site.lifecycles[feature_id]
+
+
+# Every macro, and for those that take an argument, every argument the data allows.
+MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
+    release_table: None,
+    label_schemes: None,
+    topic_table: None,
+    latest_release: None,
+    oldest_release: None,
+    count: lambda site: _counts(site),
+    feature_stage: lambda site: site.lifecycles,
+    feature_badge: lambda site: site.lifecycles,
+}
+
+
+def every_output(site: GeneratedSite) -> tuple:
+    """What every macro gives for every argument it accepts: a hand-written page renders the same while this does."""
+    return tuple(
+        macro(site, *call)
+        for macro, arguments in MACROS.items()
+        for call in ([()] if arguments is None else [(argument,) for argument in arguments(site)])
+    )
+
+
 def define_env(env) -> None:
-    """Register the macros with mkdocs-macros."""
+    """Register the macros with mkdocs-macros; each reads the site of the current data."""
 
     def site() -> GeneratedSite:
         return generate_checked(DATA_DIR, site_url=env.conf["site_url"] or "/", repository=env.conf["extra"].get("repository", ""))
 
-    @env.macro
-    def release_table() -> str:
-        """Releases, newest first, with dates, counts per stability and change coverage."""
-        return site().fragments["release_table"]
+    for macro in MACROS:
+        env.macro(_reading_current_site(macro, site), macro.__name__)
 
-    @env.macro
-    def label_schemes() -> str:
-        """Every labeling scheme the data uses, with its releases, source and the meaning of each word."""
-        return site().fragments["label_schemes"]
 
-    @env.macro
-    def topic_table() -> str:
-        """The topic indexes with their sizes."""
-        return site().fragments["topic_table"]
+def _reading_current_site(macro: Callable, site: Callable[[], GeneratedSite]) -> Callable:
+    """The macro as pages call it: without the site, which it reads when called."""
 
-    @env.macro
-    def latest_release() -> str:
-        """The newest covered release, such as `2.14`."""
-        return site().atlas.newest_first[0].version
+    @functools.wraps(macro)
+    def call(*args):
+        return macro(site(), *args)
 
-    @env.macro
-    def oldest_release() -> str:
-        """The oldest covered release."""
-        return site().atlas.releases[0].version
-
-    @env.macro
-    def count(what: str) -> int:
-        """How many `releases`, `features` (entries in release pages), `changes` or `lifecycles` (features followed across releases)."""
-        atlas = site().atlas
-        counts = {
-            "releases": len(atlas.releases),
-            "features": sum(len(r.features) for r in atlas.releases),
-            "changes": sum(len(r.changes) for r in atlas.releases),
-            "lifecycles": sum(lc.has_history for lc in site().lifecycles.values()),
-        }
-        if what not in counts:
-            raise ValueError(f"count({what!r}): expected one of {', '.join(counts)}")
-        return counts[what]
-
-    @env.macro
-    def feature_stage(feature_id: str) -> str:
-        """A feature's latest stage as a badge, with its release: `Beta in 2.0`."""
-        latest = _lifecycle(feature_id).latest
-        return f"{badge_maker(site().atlas.labels)(latest.stage)} in {latest.version}"
-
-    @env.macro
-    def feature_badge(feature_id: str) -> str:
-        """A feature's SVG status badge, linked to the feature (for a page at the top of docs/)."""
-        lifecycle = _lifecycle(feature_id)
-        return f"[![{text_only(lifecycle.title)}]({urls.feature_badge(feature_id)})]({lifecycle.doc_path})"
-
-    def _lifecycle(feature_id: str) -> Lifecycle:
-        lifecycles = site().lifecycles
-        if feature_id not in lifecycles:
-            raise ValueError(f"{feature_id!r} is not the id of any feature in data/releases/")
-        return lifecycles[feature_id]
+    del call.__wrapped__  # pages see the signature without `site`
+    return call

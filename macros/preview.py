@@ -13,7 +13,7 @@ rendered state of every page. A rebuild then
 - restores the pages it skipped, so that the navigation titles, the anchor checks and the search index see
   the whole site, as in a full build.
 
-Hand-written pages call macros that read the data, so they are rendered on every rebuild (there are few).
+Hand-written pages call macros that read the data: one renders again when its source or any macro output changes.
 A rebuild thus serves the same files as a full build; tests/serve/test_preview.py compares them.
 """
 
@@ -96,8 +96,11 @@ class Preview:
         self.active = command == "serve" and dirty
         self._last = _SiteState()
 
-    def add_files(self, files: Files, generated: dict[str, str], config: MkDocsConfig) -> Files:
-        """Add the generated pages and files; decide which of them, and of the hand-written pages, this build renders."""
+    def add_files(self, files: Files, generated: dict[str, str], config: MkDocsConfig, macro_outputs: str) -> Files:
+        """Add the generated pages and files; decide which of them, and of the hand-written pages, this build renders.
+
+        `macro_outputs` is everything the page macros can give: a hand-written page renders again when it or they change.
+        """
         if not self.active:
             for path, content in generated.items():
                 files.append(File.generated(config, path, content=content))
@@ -115,8 +118,10 @@ class Preview:
             state.destinations[file.src_uri] = file.abs_dest_path
             if file.src_uri in generated:
                 state.digests[file.src_uri] = _digest(generated[file.src_uri])
-                unchanged = state.digests[file.src_uri] == self._last.digests.get(file.src_uri)
-                file.changed = reconvert_all or not unchanged or not os.path.exists(file.abs_dest_path)
+            else:
+                state.digests[file.src_uri] = _digest(Path(file.abs_src_path).read_bytes(), macro_outputs)
+            unchanged = state.digests[file.src_uri] == self._last.digests.get(file.src_uri)
+            file.changed = reconvert_all or not unchanged or not os.path.exists(file.abs_dest_path)
         return files
 
     def converted(self, page: Page, content: str) -> None:
