@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from packaging.version import Version
 
@@ -76,16 +76,15 @@ class GridCell:
 
 def grid_row(lifecycle: Lifecycle, columns: list[str], not_covered: Iterable[str]) -> list[GridCell]:
     """A feature's row of a stage grid; neighbouring releases that do not mention it share one cell, which keeps the DOM small."""
+    stages = {stage.version: stage.stage for stage in lifecycle.stages}
     uncovered = set(not_covered)
     cells: list[GridCell] = []
-    for version in columns:
-        stage = lifecycle.stage_in(version)
-        if stage or version in uncovered:
-            cells.append(GridCell(version, stage, not_covered=stage is None))
-        elif cells and cells[-1].stage is None and not cells[-1].not_covered:
-            cells[-1] = replace(cells[-1], span=cells[-1].span + 1)
+    for empty, run in itertools.groupby(columns, key=lambda version: version not in stages and version not in uncovered):
+        versions = list(run)
+        if empty:
+            cells.append(GridCell(versions[0], None, span=len(versions)))
         else:
-            cells.append(GridCell(version, None))
+            cells += [GridCell(version, stages.get(version), not_covered=version not in stages) for version in versions]
     return cells
 
 

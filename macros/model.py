@@ -205,21 +205,14 @@ class Release:
 
     def code_blocks(self) -> list[CodeBlock]:
         """Every code block of the release, in page order."""
-        blocks = []
-        for feature in self.features:
-            if example := feature.example:
-                blocks.append(CodeBlock(feature.id, "example", example.code, example.language, example.requires, example.raises))
-        for change in self.changes:
-            for role, code, raises in (("before", change.before, change.before_raises), ("after", change.after, change.after_raises)):
-                if code:
-                    blocks.append(CodeBlock(change.id, role, code, change.language, change.requires, raises))
-        return blocks
+        return [block for entry in (*self.features, *self.changes) for block in _code_blocks_of(entry)]
 
     def result(self, item: str, role: str) -> BlockResult | None:
         """The recorded result of a block, if it was recorded for the block as it is now."""
-        block = next((b for b in self.code_blocks() if (b.item, b.role) == (item, role)), None)
         found = next((r for r in self.results if (r.item, r.role) == (item, role)), None)
-        return found if block and found and found.hash == block.hash else None
+        entry = next((e for e in (*self.features, *self.changes) if e.id == item), None) if found else None
+        block = next((b for b in _code_blocks_of(entry) if b.role == role), None) if entry else None
+        return found if block and found.hash == block.hash else None
 
     @property
     def number(self) -> Version:
@@ -366,3 +359,12 @@ class Atlas:
     def topic(self, topic_id: str) -> Topic:
         """The topic with this id."""
         return next(t for t in self.topics if t.id == topic_id)
+
+
+def _code_blocks_of(entry: Feature | Change) -> list[CodeBlock]:
+    """The code blocks of one feature (its example) or change (its before and after), in page order."""
+    if isinstance(entry, Feature):
+        example = entry.example
+        return [CodeBlock(entry.id, "example", example.code, example.language, example.requires, example.raises)] if example else []
+    roles = (("before", entry.before, entry.before_raises), ("after", entry.after, entry.after_raises))
+    return [CodeBlock(entry.id, role, code, entry.language, entry.requires, raises) for role, code, raises in roles if code]
