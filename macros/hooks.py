@@ -6,16 +6,17 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
-import watchdog.observers
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
-from watchdog.events import FileClosedEvent, FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent
+
+if TYPE_CHECKING:
+    from mkdocs.livereload import LiveReloadServer
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `macros` package importable.
@@ -109,32 +110,7 @@ def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveRel
 
     server.builder = build_or_report
     if os.environ.get("ATLAS_WATCH") != "poll":
-        _watch_with_file_events(server)
+        from macros.watching import watch_with_file_events  # imported only when serving: builds need no watcher
+
+        watch_with_file_events(server)
     return server
-
-
-def _watch_with_file_events(server: LiveReloadServer) -> None:
-    """Notice saved files through the operating system's file events instead of MkDocs's polling every 0.5 s.
-
-    A save then starts its rebuild at once, and no polling threads slow the rebuild down. The paths watched
-    before this event move to the new observer; the folders under `watch:` (data/ among them) are added after it.
-    `ATLAS_WATCH=poll` keeps MkDocs's polling, for file systems that send no events (some container mounts).
-    mkdocs and watchdog are pinned in requirements.txt; `_watched_paths` is the server's list of watched paths.
-    """
-    watched = list(server._watched_paths)
-    for path in watched:
-        server.unwatch(path)
-    server.observer = _ChangesObserver()
-    for path in watched:
-        server.watch(path)
-
-
-class _ChangesObserver(watchdog.observers.Observer):
-    """The platform's file-event observer, reporting only changes: MkDocs rebuilds on any event it hears, and the
-    events of files being read (opened, closed unwritten) would make every build start the next one."""
-
-    CHANGES = (FileCreatedEvent, FileModifiedEvent, FileClosedEvent, FileMovedEvent, FileDeletedEvent)
-
-    def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
-        """Watch `path` for changes only."""
-        return super().schedule(event_handler, path, recursive=recursive, event_filter=list(self.CHANGES), follow_symlink=follow_symlink)
