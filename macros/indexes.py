@@ -59,10 +59,6 @@ class Lifecycle:
         wanted = set(stages)
         return next((s.version for s in self.stages if s.stage in wanted), None)
 
-    def stage_in(self, version: str) -> str | None:
-        """The stage in one release, or None if that release does not mention the feature."""
-        return next((s.stage for s in self.stages if s.version == version), None)
-
 
 @dataclass(frozen=True, slots=True)
 class GridCell:

@@ -87,7 +87,7 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     topic_table: None,
     latest_release: None,
     oldest_release: None,
-    count: lambda site: _counts(site),
+    count: _counts,
     feature_stage: lambda site: site.lifecycles,
     feature_badge: lambda site: site.lifecycles,
 }
