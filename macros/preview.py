@@ -14,6 +14,8 @@ rendered state of every page. A rebuild then
   the whole site, as in a full build.
 
 Hand-written pages call macros that read the data: one renders again when its source or any macro output changes.
+When several pages render again, a forked process converts and indexes part of them on the second core
+(macros/forking.py) and hands back their rendered state, which the build restores like that of a skipped page.
 A rebuild thus serves the same files as a full build; tests/serve/test_preview.py compares them.
 """
 
@@ -25,22 +27,28 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mkdocs.commands.build import _populate_page
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from .forking import CAN_FORK, ForkedWork
+
 log = logging.getLogger("mkdocs.plugins.atlas")
+FORKED_SHARE = 0.45  # of the Markdown to convert; the forked process also indexes its pages, the parent indexes its own later
+FEWEST_PAGES_TO_SHARE = 2
 
 
 class PreviewFile(File):
     """A page or generated file whose `is_modified`, which MkDocs asks in a dirty build, the preview decides."""
 
     changed: bool = True
+    converted_elsewhere: bool = False  # by the forked process, until its results are restored
 
     def is_modified(self) -> bool:
-        """Whether this build must render or write the file again."""
-        return self.changed
+        """Whether this build must render or write the file again (here)."""
+        return self.changed and not self.converted_elsewhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +83,7 @@ class _SiteState:
     source_frame: str = ""
     theme_frame: str = ""
     digests: dict[str, str] = field(default_factory=dict)  # src_uri -> digest of the generated content written
+    sizes: dict[str, int] = field(default_factory=dict)  # src_uri -> length of the page's source, to share the work
     destinations: dict[str, str] = field(default_factory=dict)  # src_uri -> absolute path written
     pages: dict[str, _RenderedPage] = field(default_factory=dict)  # src_uri -> rendered state
     search_entries: dict[str, list] = field(default_factory=dict)  # page URL -> its entries in the search index
@@ -90,6 +99,8 @@ class Preview:
         self._files: list[PreviewFile] = []
         self._nav: Navigation | None = None
         self._writing = False
+        self._forked: ForkedWork | None = None
+        self._indexed_elsewhere: dict[str, list] = {}  # page URL -> its search entries, made by the forked process
 
     def start(self, *, command: str, dirty: bool) -> None:
         """Turn the preview on for a dirty serve session; every other command builds in full."""
@@ -116,10 +127,9 @@ class Preview:
         reconvert_all = state.source_frame != self._last.source_frame
         for file in self._files:
             state.destinations[file.src_uri] = file.abs_dest_path
-            if file.src_uri in generated:
-                state.digests[file.src_uri] = _digest(generated[file.src_uri])
-            else:
-                state.digests[file.src_uri] = _digest(Path(file.abs_src_path).read_bytes(), macro_outputs)
+            source = generated[file.src_uri] if file.src_uri in generated else Path(file.abs_src_path).read_bytes()
+            state.digests[file.src_uri] = _digest(source) if file.src_uri in generated else _digest(source, macro_outputs)
+            state.sizes[file.src_uri] = len(source)
             unchanged = state.digests[file.src_uri] == self._last.digests.get(file.src_uri)
             file.changed = reconvert_all or not unchanged or not os.path.exists(file.abs_dest_path)
         return files
@@ -129,14 +139,37 @@ class Preview:
         if self._next is not None:
             self._next.pages[page.file.src_uri] = _RenderedPage.of(page, content)
 
-    def navigation(self, nav: Navigation) -> None:
-        """Note the navigation of this build; its titles are read once every page has its title."""
+    def navigation(self, nav: Navigation, config: MkDocsConfig, files: Files, search_index: object) -> None:
+        """Note the navigation of this build (its titles are read once every page has its title), and let a forked
+        process convert and index part of the pages to render again while this one converts the others.
+
+        `search_index` is the search index of Material's search plugin, for this build.
+        """
         self._nav = nav
+        if self._next is None:
+            return
+        to_render = [file for file in self._files if file.page is not None and file.changed]
+        if not CAN_FORK or len(to_render) < FEWEST_PAGES_TO_SHARE:
+            return
+        shared = _share(to_render, self._next.sizes, FORKED_SHARE)
+        if not shared:
+            return
+
+        def convert_and_index(file: PreviewFile) -> tuple[_RenderedPage, list]:
+            _populate_page(file.page, config, files)  # the hooks' on_page_content keeps its state in self._next
+            indexed = len(search_index.entries)
+            search_index.add_entry_from_context(file.page)
+            return self._next.pages[file.src_uri], search_index.entries[indexed:]
+
+        for file in shared:
+            file.converted_elsewhere = True
+        self._forked = ForkedWork(convert_and_index, shared, key=lambda file: file.src_uri)
 
     def before_writing(self, files: Files, config: MkDocsConfig, theme_globals: object) -> None:
         """Restore the pages this build skipped; wrap every page again if the navigation or the theme changed."""
         if self._next is None:
             return
+        forked = self._take_forked_results(config, files)
         for file in self._files:
             if file.page is not None and not file.changed:
                 self._last.pages[file.src_uri].restore(file.page, files)
@@ -147,8 +180,38 @@ class Preview:
                 file.changed = file.changed or file.page is not None
         rendered = sum(1 for file in self._files if file.page is not None and file.changed)
         pages = sum(1 for file in self._files if file.page is not None)
-        log.info(f"Preview: rendering {rendered} of {pages} pages again")
+        log.info(f"Preview: rendering {rendered} of {pages} pages again, {forked} converted by a second process")
         self._writing = True
+
+    def _take_forked_results(self, config: MkDocsConfig, files: Files) -> int:
+        """Restore the pages the forked process converted, and say how many; convert them here if it failed."""
+        if self._forked is None:
+            return 0
+        results, self._forked = self._forked.results(), None
+        for file in self._files:
+            if not file.converted_elsewhere:
+                continue
+            file.converted_elsewhere = False
+            if results is None:
+                _populate_page(file.page, config, files)
+                continue
+            state, self._indexed_elsewhere[file.page.url] = results[file.src_uri]
+            state.restore(file.page, files)
+            self._next.pages[file.src_uri] = state
+        return len(results or ())
+
+    def index_with_forked_entries(self, search_index: object) -> None:
+        """Make Material's search index take the entries that the forked process made for a page, not read it again."""
+        index_page = search_index.add_entry_from_context
+
+        def add_entry_from_context(page: Page) -> None:
+            entries = self._indexed_elsewhere.pop(page.url, None)
+            if entries is None:
+                index_page(page)
+            else:
+                search_index.entries.extend(entries)
+
+        search_index.add_entry_from_context = add_entry_from_context
 
     def finish(self, search: object, site_dir: str) -> None:
         """Complete the search index with the skipped pages, delete what is no longer generated, and keep this build's state.
@@ -175,9 +238,24 @@ class Preview:
 
     def failed(self) -> None:
         """Forget a failed build; if it had begun writing, the next build renders everything again."""
-        self._next = None
+        if self._forked is not None:  # the build stopped before it needed the forked process's results
+            self._forked.results()
+            self._forked = None
+        for file in self._files:
+            file.converted_elsewhere = False
+        self._next, self._indexed_elsewhere = None, {}
         if self._writing:
             self._last, self._writing = _SiteState(), False
+
+
+def _share(files: list[PreviewFile], sizes: dict[str, int], share: float) -> list[PreviewFile]:
+    """The files, largest first, whose sources add up to about `share` of all the files' sources."""
+    target, chosen, total = share * sum(sizes[file.src_uri] for file in files), [], 0
+    for file in sorted(files, key=lambda file: sizes[file.src_uri], reverse=True):
+        if total + sizes[file.src_uri] <= target:
+            chosen.append(file)
+            total += sizes[file.src_uri]
+    return chosen
 
 
 def _remove_with_empty_folders(path: Path, site_dir: Path) -> None:

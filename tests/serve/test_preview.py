@@ -62,11 +62,13 @@ class Served:
         (folder,) = self.tmp.glob("mkdocs_*")
         return folder
 
-    def last_rendered(self) -> tuple[int, int]:
-        """The preview's last report: (pages rendered again, pages in the site)."""
-        found = re.findall(r"Preview: rendering (\d+) of (\d+) pages again", self.log.read_text(encoding="utf-8"))
+    def last_rendered(self) -> tuple[int, int, int]:
+        """The preview's last report: (pages rendered again, pages in the site, pages a second process converted)."""
+        found = re.findall(
+            r"Preview: rendering (\d+) of (\d+) pages again, (\d+) converted by a second process", self.log.read_text(encoding="utf-8")
+        )
         assert found, "the preview reported no build"
-        return int(found[-1][0]), int(found[-1][1])
+        return tuple(int(number) for number in found[-1])
 
     def edit(self, relative: str, old: str, new: str) -> None:
         """Replace `old` by `new` in a project file and wait for the rebuild it causes."""
@@ -170,7 +172,7 @@ def test_the_preview_serves_what_a_full_build_would_after_every_kind_of_edit(pre
 
     preview.edit("data/releases/2.10.yaml", "summary: Alpha is stable.", "summary: Alpha is stable, and edited.")
     assert_same_as_full_build(preview, tmp_path, "a release edit")
-    rendered, _ = preview.last_rendered()
+    rendered, _, _ = preview.last_rendered()
     assert rendered < total, f"a one-feature edit rendered all {total} pages again"
 
     preview.edit("data/topics.yaml", "title: CUDA", "title: CUDA, renamed")  # a nav title: every page's sidebar changes
@@ -179,6 +181,7 @@ def test_the_preview_serves_what_a_full_build_would_after_every_kind_of_edit(pre
 
     preview.edit("macros/templates/release.md.j2", "## Release facts", "## Release facts, edited")
     assert_same_as_full_build(preview, tmp_path, "a template edit")
+    assert preview.last_rendered()[2] > 0, "a template edit converts release pages in a second process too"
 
     preview.edit("overrides/main.html", ": releases", ": release feed")
     assert_same_as_full_build(preview, tmp_path, "a theme override edit")

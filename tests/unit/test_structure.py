@@ -9,7 +9,7 @@ from tests.conftest import PROJECT_DIR
 # Stages in the order data flows; a module may import only modules listed before it.
 ORDER = (
     "yamlfile", "markup", "urls", "model", "sanitize", "schema", "loading", "indexes", "joins",
-    "exports", "generate", "registry", "build", "page_macros", "highlighting", "preview", "watching", "hooks", "check", "example_worker", "examples", "__init__",
+    "exports", "generate", "registry", "build", "page_macros", "highlighting", "searching", "forking", "preview", "watching", "hooks", "check", "example_worker", "examples", "__init__",
 )  # fmt: skip
 
 

@@ -1,0 +1,76 @@
+"""Material's search index gives the same entries when it reads code blocks without their token spans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from material.plugins.search.plugin import SearchIndex
+from mkdocs.config import load_config
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from macros.searching import index_lightly, without_token_spans
+
+from ..conftest import PROJECT_DIR
+
+PAGE = """# Sample
+
+Text with `inline code` and a [link](https://pytorch.org).
+
+## Code { #code }
+
+```python
+import torch
+
+def scaled(x: torch.Tensor) -> torch.Tensor:
+    \"\"\"Keep <span> & "quotes" as text.\"\"\"
+    return x * 2  # comment
+
+
+print(scaled(torch.ones(3)))
+```
+
+!!! note "A heading inside a block"
+    ### Nested { #nested }
+
+    ```bash
+    pip install torch==2.5.0
+    ```
+
+| Column | Value |
+| --- | --- |
+| `a` | 1 |
+"""
+
+
+def _page_and_search_settings(docs: Path) -> tuple[Page, dict]:
+    """The sample page converted with the site's own Markdown configuration, and the site's search settings."""
+    config = load_config(str(PROJECT_DIR / "mkdocs.yml"))
+    (docs / "sample.md").write_text(PAGE, encoding="utf-8")
+    file = File("sample.md", str(docs), str(docs / "site"), use_directory_urls=True)
+    page = Page(None, file, config)
+    page.read_source(config)
+    page.render(config, Files([file]))
+    return page, dict(config.plugins["material/search"].config)
+
+
+def _entries(page: Page, settings: dict, *, lightly: bool) -> list[dict]:
+    index = SearchIndex(**settings)
+    if lightly:
+        index_lightly(index)
+    index.add_entry_from_context(page)
+    return index.entries
+
+
+def test_entries_are_the_same_without_token_spans(tmp_path):
+    page, settings = _page_and_search_settings(tmp_path)
+    content = page.content
+    assert without_token_spans(content).count("<span") < content.count("<span") // 4
+    assert _entries(page, settings, lightly=True) == _entries(page, settings, lightly=False)
+    assert page.content == content  # the page itself keeps its spans
+
+
+def test_a_code_block_with_other_spans_stays_whole():
+    block = '<pre><span id="line-1"></span><code><span class="k">def</span> f(): pass</code></pre>'
+    assert without_token_spans(f"<p>x</p>{block}") == f"<p>x</p>{block}"
+    assert without_token_spans('<pre><code><span class="k">def</span> f</code></pre>') == "<pre><code>def f</code></pre>"
