@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import fields, is_dataclass
+from functools import cache
 from html import escape
 
 from . import urls
@@ -21,11 +22,18 @@ PLATFORM_FIELDS = ("python", "cuda", "rocm", "macos")
 def as_data(value: object) -> object:
     """A model object as plain JSON data, field by field: the one encoder of the model. An absent fact (None) is left out,
     as in the data files, so each release of the export validates against the published release schema."""
-    if is_dataclass(value):
-        return {item.name: as_data(getattr(value, item.name)) for item in fields(value) if getattr(value, item.name) is not None}
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: as_data(item) for name in names if (item := getattr(value, name)) is not None}
     if isinstance(value, tuple):
         return [as_data(item) for item in value]
     return value
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass, in order; None for any other type."""
+    return tuple(item.name for item in fields(kind)) if is_dataclass(kind) else None
 
 
 def _release(release: Release, site_url: str) -> dict:

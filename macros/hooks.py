@@ -64,16 +64,16 @@ def on_startup(command: str, dirty: bool) -> None:
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add every generated page and file to the build; let the search index skip code tokens, and take the entries
-    that the preview's forked process made."""
+    that the preview made as it converted pages."""
     search_index = config.plugins["material/search"].search_index  # made anew by the plugin's on_config
     index_lightly(search_index)
-    preview.index_with_forked_entries(search_index)
+    preview.index_early(search_index)
     return preview.add_files(files, {**_generated.pages, **_generated.files}, config, macro_outputs=repr(every_output(_generated)))
 
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     """Let the preview compare this navigation with the last one, and share the pages to render with a forked process."""
-    preview.navigation(nav, config, files, config.plugins["material/search"].search_index)
+    preview.navigation(nav, config, files)
     return nav
 
 

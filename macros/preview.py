@@ -15,7 +15,8 @@ rendered state of every page. A rebuild then
 
 Hand-written pages call macros that read the data: one renders again when its source or any macro output changes.
 When several pages render again, a forked process converts and indexes part of them on the second core
-(macros/forking.py) and hands back their rendered state, which the build restores like that of a skipped page.
+(macros/forking.py) and hands back their rendered state and search entries, which the build restores like those of a
+skipped page.
 A rebuild thus serves the same files as a full build; tests/serve/test_preview.py compares them.
 """
 
@@ -36,7 +37,7 @@ from mkdocs.structure.pages import Page
 from .forking import CAN_FORK, ForkedWork
 
 log = logging.getLogger("mkdocs.plugins.atlas")
-FORKED_SHARE = 0.45  # of the Markdown to convert; the forked process also indexes its pages, the parent indexes its own later
+FORKED_SHARE = 0.45  # of the Markdown to convert and index: a forked process pays for copying the memory it writes to
 FEWEST_PAGES_TO_SHARE = 2
 
 
@@ -100,7 +101,10 @@ class Preview:
         self._nav: Navigation | None = None
         self._writing = False
         self._forked: ForkedWork | None = None
-        self._indexed_elsewhere: dict[str, list] = {}  # page URL -> its search entries, made by the forked process
+        self._sharing = False  # whether a forked process converts part of this build's pages
+        self._search_index: object = None  # Material's, for this build
+        self._index_page = None  # its way to add a page, which the preview's own way falls back on
+        self._indexed_early: dict[str, list] = {}  # page URL -> its search entries, made when it was converted
 
     def start(self, *, command: str, dirty: bool) -> None:
         """Turn the preview on for a dirty serve session; every other command builds in full."""
@@ -135,16 +139,20 @@ class Preview:
         return files
 
     def converted(self, page: Page, content: str) -> None:
-        """Keep the state of a page this build converted into `content` (its final HTML)."""
-        if self._next is not None:
-            self._next.pages[page.file.src_uri] = _RenderedPage.of(page, content)
+        """Keep the state of a page this build converted into `content` (its final HTML); while sharing the work, index
+        it now too, so that each process indexes the pages it converts."""
+        if self._next is None:
+            return
+        self._next.pages[page.file.src_uri] = _RenderedPage.of(page, content)
+        if self._sharing:
+            page.content, indexed = content, len(self._search_index.entries)
+            self._index_page(page)
+            self._indexed_early[page.url] = self._search_index.entries[indexed:]
+            del self._search_index.entries[indexed:]
 
-    def navigation(self, nav: Navigation, config: MkDocsConfig, files: Files, search_index: object) -> None:
+    def navigation(self, nav: Navigation, config: MkDocsConfig, files: Files) -> None:
         """Note the navigation of this build (its titles are read once every page has its title), and let a forked
-        process convert and index part of the pages to render again while this one converts the others.
-
-        `search_index` is the search index of Material's search plugin, for this build.
-        """
+        process convert and index part of the pages to render again while this one converts and indexes the others."""
         self._nav = nav
         if self._next is None:
             return
@@ -156,13 +164,12 @@ class Preview:
             return
 
         def convert_and_index(file: PreviewFile) -> tuple[_RenderedPage, list]:
-            _populate_page(file.page, config, files)  # the hooks' on_page_content keeps its state in self._next
-            indexed = len(search_index.entries)
-            search_index.add_entry_from_context(file.page)
-            return self._next.pages[file.src_uri], search_index.entries[indexed:]
+            _populate_page(file.page, config, files)  # the hooks' on_page_content calls self.converted
+            return self._next.pages[file.src_uri], self._indexed_early.pop(file.page.url)
 
         for file in shared:
             file.converted_elsewhere = True
+        self._sharing = True
         self._forked = ForkedWork(convert_and_index, shared, key=lambda file: file.src_uri)
 
     def before_writing(self, files: Files, config: MkDocsConfig, theme_globals: object) -> None:
@@ -195,19 +202,21 @@ class Preview:
             if results is None:
                 _populate_page(file.page, config, files)
                 continue
-            state, self._indexed_elsewhere[file.page.url] = results[file.src_uri]
+            state, self._indexed_early[file.page.url] = results[file.src_uri]
             state.restore(file.page, files)
             self._next.pages[file.src_uri] = state
+        self._sharing = False
         return len(results or ())
 
-    def index_with_forked_entries(self, search_index: object) -> None:
-        """Make Material's search index take the entries that the forked process made for a page, not read it again."""
-        index_page = search_index.add_entry_from_context
+    def index_early(self, search_index: object) -> None:
+        """Let this build index pages as they are converted: Material's search index then takes the entries already made
+        for a page instead of reading it again."""
+        self._search_index, self._index_page = search_index, search_index.add_entry_from_context
 
         def add_entry_from_context(page: Page) -> None:
-            entries = self._indexed_elsewhere.pop(page.url, None)
+            entries = self._indexed_early.pop(page.url, None)
             if entries is None:
-                index_page(page)
+                self._index_page(page)
             else:
                 search_index.entries.extend(entries)
 
@@ -218,7 +227,7 @@ class Preview:
 
         `search` is Material's search plugin, whose index then holds every page's entries, in the order of a full build.
         """
-        state, self._next = self._next, None
+        state, self._next, self._indexed_early = self._next, None, {}
         if state is None:
             return
         search_index = search.search_index
@@ -243,7 +252,7 @@ class Preview:
             self._forked = None
         for file in self._files:
             file.converted_elsewhere = False
-        self._next, self._indexed_elsewhere = None, {}
+        self._next, self._indexed_early, self._sharing = None, {}, False
         if self._writing:
             self._last, self._writing = _SiteState(), False
 
