@@ -1,7 +1,7 @@
 """Build, serve, page-weight and page-speed benchmark: the pipeline against plain Markdown at growing sizes, and the real data.
 
-Run from the repository root: `make bench` (or `.venv/bin/python bench/run.py [--sizes 4 16 64] [--runs 3] [--edits 5]
-[--template-edits 3] [--lighthouse-runs 3]`). Serve edits are timed in Debian's Chromium; Lighthouse runs through
+Run from the repository root: `make bench` (or `.venv/bin/python bench/run.py [--sizes 4 16 64] [--runs 5] [--edits 7]
+[--template-edits 5] [--lighthouse-runs 3]`). Serve edits are timed in Debian's Chromium; Lighthouse runs through
 bench/lighthouse.py. Results go to bench/RESULTS.md (every figure, against its budget) and bench/LIGHTHOUSE.md (the audits).
 """
 
@@ -467,9 +467,9 @@ def main() -> None:
     """Measure every size, the real data and its page speed; write bench/RESULTS.md and bench/LIGHTHOUSE.md."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 16, 64])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--edits", type=int, default=5, help="serve edits timed for each data set")
-    parser.add_argument("--template-edits", type=int, default=3, help="template edits timed on the real data")
+    parser.add_argument("--runs", type=int, default=5, help="builds of each kind per data set (this machine's timings vary by 30%%)")
+    parser.add_argument("--edits", type=int, default=7, help="serve edits timed for each data set")
+    parser.add_argument("--template-edits", type=int, default=5, help="template edits timed on the real data")
     parser.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs per page and form factor (0: none)")
     parser.add_argument("--out", type=Path, default=PROJECT / "bench" / "RESULTS.md")
     args = parser.parse_args()
