@@ -120,11 +120,26 @@
   }
 
   // A stage grid opens on its newest releases (the right-hand end); the names column stays in view.
+  // Each grid scrolls when it first comes near the screen: reading its width at load would lay it out then.
   function showNewestReleases() {
-    document.querySelectorAll(".atlas-grid-scroll").forEach(function (box) { box.scrollLeft = box.scrollWidth; });
+    const observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        if (!entry.isIntersecting) { return; }
+        entry.target.scrollLeft = entry.target.scrollWidth;
+        observer.unobserve(entry.target);
+      });
+    }, { rootMargin: "25% 0px" });
+    document.querySelectorAll(".atlas-grid-scroll").forEach(function (box) { observer.observe(box); });
+  }
+
+  // Material sets up each code block (copy button, focus for keyboard scrolling) as it comes into view
+  // (content.lazy); until then every block is focusable, so a keyboard can reach and scroll any of them.
+  function makeCodeFocusable() {
+    document.querySelectorAll(".md-typeset pre > code:not([tabindex])").forEach(function (code) { code.tabIndex = 0; });
   }
 
   function setup() {
+    makeCodeFocusable();
     showNewestReleases();
     setupMatrix();
     setupUpgrade();

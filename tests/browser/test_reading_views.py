@@ -27,8 +27,9 @@ def test_grid_keeps_names_and_releases_in_view_while_it_scrolls_inside_itself(ne
     tab.open(path)
     grid = tab.page.locator(".atlas-grid").first
     box = tab.page.locator(".atlas-grid-scroll").first
+    box.scroll_into_view_if_needed()  # a grid is laid out, and scrolled to its newest releases, when it comes into view
     assert box.evaluate("b => b.scrollWidth > b.clientWidth"), "the grid is wider than its box"
-    assert box.evaluate("b => b.scrollLeft > 0"), "the grid opens on its newest releases"
+    tab.page.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle(), timeout=5000)  # opens on its newest releases
     box.evaluate("b => { b.scrollLeft = 0; b.scrollTop = 400; }")
     start = grid.evaluate(NAMES_IN_VIEW)
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
@@ -143,3 +144,11 @@ def test_upgrade_summary_counts_each_kind_and_the_contents_follow_the_choice(vis
         ".md-nav--secondary a[href*='#to-']", "links => links.filter(a => !a.closest('[hidden]')).map(a => a.hash)"
     )
     assert list(dict.fromkeys(toc)) == ["#to-1-13", "#to-2-0"]  # the theme repeats the contents for small screens
+
+
+def test_a_code_block_has_its_copy_button_once_it_comes_into_view(visit):
+    visit.open("releases/1.10/")
+    block = visit.page.locator("article .highlight").last  # far below the first screen
+    block.scroll_into_view_if_needed()
+    block.locator("button.md-code__button[data-md-type=copy]").wait_for(state="visible", timeout=5000)
+    assert not visit.console_errors
