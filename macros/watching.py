@@ -10,13 +10,15 @@ import watchdog.observers
 from mkdocs.livereload import LiveReloadServer
 from watchdog.events import FileClosedEvent, FileCreatedEvent, FileDeletedEvent, FileModifiedEvent, FileMovedEvent
 
+QUIET_BEFORE_BUILD = 0.02  # seconds without events before a rebuild starts (MkDocs waits 0.1 s)
+
 
 def watch_with_file_events(server: LiveReloadServer) -> None:
     """Move the server's watches to a file-event observer.
 
     The paths watched before the `serve` event move to the new observer; the folders under `watch:` (data/ among
     them) are added after it. mkdocs and watchdog are pinned in requirements.txt; `_watched_paths` is the server's
-    list of watched paths.
+    list of watched paths, `build_delay` how long it waits for a burst of events to end.
     """
     watched = list(server._watched_paths)
     for path in watched:
@@ -24,6 +26,7 @@ def watch_with_file_events(server: LiveReloadServer) -> None:
     server.observer = _ChangesObserver()
     for path in watched:
         server.watch(path)
+    server.build_delay = QUIET_BEFORE_BUILD  # the events of one save arrive within milliseconds
 
 
 class _ChangesObserver(watchdog.observers.Observer):
