@@ -33,7 +33,7 @@ published: $(VENV)/.installed  ## Record every URL the site now publishes in dat
 examples: $(VENV)/.installed  ## Run every code block on the torch release it documents (downloads GBs; RELEASES="1.7 2.5" for some, AGAIN=1 to rerun current results); writes data/examples/
 	$(PYTHON) -m macros.examples $(if $(AGAIN),--again) $(RELEASES)
 
-bench: $(VENV)/.installed-test browser  ## Run the build, serve, page-weight and Lighthouse benchmarks in one run (about 40 min); writes bench/RESULTS.md and bench/LIGHTHOUSE.md
+bench: $(VENV)/.installed-test browser  ## Run the build, serve, page-weight and Lighthouse benchmarks in one run (about 20 min); writes bench/RESULTS.md and bench/LIGHTHOUSE.md
 	$(PYTHON) bench/run.py
 
 lighthouse: $(VENV)/.installed-test browser  ## Lighthouse, mobile and desktop, on five page kinds served as GitHub Pages serves them; writes bench/LIGHTHOUSE.md
