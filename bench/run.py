@@ -283,11 +283,6 @@ class Row:
     serve_edits: EditTimes
     weights: Weights
 
-    @property
-    def pipeline_s(self) -> float:
-        """The pipeline's median build time."""
-        return statistics.median(self.times["pipeline"])
-
     def median_s(self, build: str) -> float:
         """A build's median time."""
         return statistics.median(self.times[build])
@@ -348,7 +343,8 @@ def measure(releases: int, runs: int, port: int, edits: int) -> Row:
         peaks: dict[str, list[int]] = {"pipeline": [], "stack": [], "bare": []}
         builds = [("pipeline", pipeline), ("stack", stack), ("bare", bare)]
         for round_ in range(runs):  # interleaved, so all three see the same machine state, each going first in turn
-            for name, project in builds[round_ % 3 :] + builds[: round_ % 3]:
+            first = round_ % len(builds)
+            for name, project in builds[first:] + builds[:first]:
                 seconds, peak = timed_build(project, root / f"out-{name}")
                 times[name].append(seconds)
                 peaks[name].append(peak)
@@ -386,7 +382,7 @@ def budgets(rows: list[Row], real: RealData, lighthouse_results: dict) -> list[t
         )
     ]
     if 16 in by_size and 64 in by_size:
-        growth = by_size[64].pipeline_s / by_size[16].pipeline_s
+        growth = by_size[64].median_s("pipeline") / by_size[16].median_s("pipeline")
         found.append(("64 releases at most 4.4x the build time of 16", _verdict(growth <= 4.4, f"{growth:.2f}x")))
     if 64 in by_size:
         row = by_size[64]
@@ -464,8 +460,8 @@ def report(rows: list[Row], real: RealData, lighthouse_results: dict, runs: int,
     ]
     for row in rows:
         lines.append(
-            f"| {row.releases} | {row.pipeline_s:.2f} | {row.median_s('stack'):.2f} | {row.ratio:.3f} | {row.median_s('bare'):.2f} "
-            f"| {row.ratio_to('bare'):.3f} | {row.peak_mib:.0f} | {row.stack_peak_mib:.0f} "
+            f"| {row.releases} | {row.median_s('pipeline'):.2f} | {row.median_s('stack'):.2f} | {row.ratio:.3f} "
+            f"| {row.median_s('bare'):.2f} | {row.ratio_to('bare'):.3f} | {row.peak_mib:.0f} | {row.stack_peak_mib:.0f} "
             f"| {statistics.median(row.serve_edits.painted):.2f} "
             f"| {_weights_cells(row.weights)} |"
         )
@@ -516,12 +512,13 @@ def main() -> None:
     if args.lighthouse_runs:
         lighthouse.ensure_tools()
     real = measure_real_data(args.runs, port=8099, edits=args.edits, template_edits=args.template_edits)
-    print(f"real data: build {real.build_s:.2f}s, data edits {real.data_edits}, template edits {real.template_edits}", flush=True)
+    edits = f"data edits painted {_seconds(real.data_edits.painted)}, template edits painted {_seconds(real.template_edits.painted)}"
+    print(f"real data: build {real.build_s:.2f}s, {edits}", flush=True)
     rows = []
     for releases in args.sizes:
         row = measure(releases, args.runs, port=8100 + releases, edits=args.edits)
-        floor = row.median_s("stack")
-        print(f"{releases} releases: pipeline {row.pipeline_s:.2f}s, stack floor {floor:.2f}s (ratio {row.ratio:.3f})", flush=True)
+        medians = f"pipeline {row.median_s('pipeline'):.2f}s, stack floor {row.median_s('stack'):.2f}s"
+        print(f"{releases} releases: {medians} (ratio {row.ratio:.3f})", flush=True)
         rows.append(row)
     lighthouse_results = lighthouse.audit(args.lighthouse_runs) if args.lighthouse_runs else {}
     if lighthouse_results:
