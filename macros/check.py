@@ -25,12 +25,12 @@ def main(argv: list[str]) -> int:
     data_dir = Path(folders[0]) if folders else DEFAULT_DATA_DIR
     try:
         site = generate_checked(data_dir, site_url="/", check_published=not record)
+        if record:
+            print(f"{write_registry(data_dir, site.published)} URLs added to {data_dir / REGISTRY_NAME}")
+            return 0
     except DataErrors as errors:
         print(errors, file=sys.stderr)
         return 1
-    if record:
-        print(f"{write_registry(data_dir, site.published)} URLs added to {data_dir / REGISTRY_NAME}")
-        return 0
     atlas = site.atlas
     features = sum(len(r.features) for r in atlas.releases)
     changes = sum(len(r.changes) for r in atlas.releases)

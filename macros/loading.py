@@ -14,16 +14,18 @@ from typing import TypeVar, Union, get_args, get_origin, get_type_hints
 
 from packaging.version import Version
 
-from .markup import markup_problem
+from . import markup
+from .markup import MAX_SYNTAX_PER_FIELD, MAX_SYNTAX_PER_FILE, markup_problem, syntax_count
 from .model import Atlas, BlockResult, DistinctPair, Labels, LabelScheme, Redirect, Release, Topic
 from .schema import schema_errors
-from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, parse_yaml, read_yaml
+from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, parse_yaml, read_data_bytes, read_yaml
 
 PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches", "companions")
 # Pages whose content changes as releases come and go: a platform fact cited to one of them can silently stop being true.
 _MOVING_PAGE = re.compile(r"/(?:blob|tree)/(?:main|master)/|pytorch\.org/get-started/(?:previous-versions|locally)")
 SECTION_IDS = frozenset({"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"})
-_SITE_PATH = re.compile(r"/(?:[a-z0-9._-]+/)*")
+# A site path of at most 8 segments, each a short name that neither is nor starts with a dot (no `..`, no hidden file).
+_SITE_PATH = re.compile(r"/(?:[a-z0-9_-][a-z0-9._-]{0,63}/){0,8}")
 _REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
 _TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning")
 T = TypeVar("T")
@@ -65,7 +67,7 @@ def load_atlas(data_dir: Path) -> Atlas:
             continue
         if path.suffix != ".yaml":
             continue
-        release = _load_release(path, name, topic_ids, labels, errors)
+        release = _load_release(path, name, topic_ids, labels, errors, data_dir)
         if release is None:
             continue
         if release.number in releases:
@@ -87,10 +89,10 @@ def load_atlas(data_dir: Path) -> Atlas:
 def _with_results(release: Release, data_dir: Path, errors: list[DataError]) -> Release:
     """The release with the code-block results of data/examples/<version>.yaml (written by `make examples`), if any."""
     path = data_dir / "examples" / f"{release.version}.yaml"
-    if not path.exists():
+    if not _present(path):
         return release
     name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "examples.schema.json", errors)
+    document = _read_valid(path, name, "examples.schema.json", errors, data_dir)
     if document is None:
         return release
     if document.data["release"] != release.version:
@@ -102,10 +104,10 @@ def _with_results(release: Release, data_dir: Path, errors: list[DataError]) -> 
 def _load_redirects(data_dir: Path, errors: list[DataError]) -> tuple[Redirect, ...]:
     """Read data/redirects.yaml, the moved pages (old site path: new site path), if it exists."""
     path = data_dir / "redirects.yaml"
-    if not path.exists():
+    if not _present(path):
         return ()
     name = _display_name(path, data_dir)
-    document, read_errors = read_yaml(path, name)
+    document, read_errors = read_yaml(path, name, data_dir)
     errors.extend(read_errors)
     if document is None:
         return ()
@@ -123,6 +125,11 @@ def _load_redirects(data_dir: Path, errors: list[DataError]) -> tuple[Redirect, 
     return tuple(redirects)
 
 
+def _present(path: Path) -> bool:
+    """Whether an optional data file is there (a broken link counts, so that reading it reports the problem)."""
+    return path.exists() or path.is_symlink()
+
+
 def _display_name(path: Path, data_dir: Path) -> str:
     """A path as a contributor would type it, relative to the project."""
     return str(path.relative_to(data_dir.parent))
@@ -132,7 +139,7 @@ def _load_topics(data_dir: Path, errors: list[DataError]) -> list[Topic]:
     """Read and validate data/topics.yaml."""
     path = data_dir / "topics.yaml"
     name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "topics.schema.json", errors)
+    document = _read_valid(path, name, "topics.schema.json", errors, data_dir)
     if document is None:
         return []
     raw_topics = document.data["topics"]
@@ -146,7 +153,7 @@ def _load_labels(data_dir: Path, errors: list[DataError]) -> Labels:
     """Read and validate data/labels.yaml: the stability words of each era of announcements."""
     path = data_dir / "labels.yaml"
     name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "labels.schema.json", errors)
+    document = _read_valid(path, name, "labels.schema.json", errors, data_dir)
     if document is None:
         return Labels(schemes=())
     report = _FileReport(name, document, errors)
@@ -163,10 +170,10 @@ def _load_labels(data_dir: Path, errors: list[DataError]) -> Labels:
 def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError]) -> tuple[DistinctPair, ...]:
     """Read data/distinct.yaml, the reviewed look-alike ids, if it exists; each id must still name a feature."""
     path = data_dir / "distinct.yaml"
-    if not path.exists():
+    if not _present(path):
         return ()
     name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "distinct.schema.json", errors)
+    document = _read_valid(path, name, "distinct.schema.json", errors, data_dir)
     if document is None:
         return ()
     report = _FileReport(name, document, errors)
@@ -178,28 +185,31 @@ def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError
     return tuple(structure(DistinctPair, raw) for raw in document.data["distinct"])
 
 
-def _read_valid(path: Path, name: str, schema_name: str, errors: list[DataError]) -> YamlDocument | None:
-    """Parse a file and check it against its schema; None when it cannot be used.
+def _read_valid(path: Path, name: str, schema_name: str, errors: list[DataError], data_dir: Path) -> YamlDocument | None:
+    """Parse a file of the folder `data_dir` and check it against its schema; None when it cannot be used.
 
     A file whose bytes are the same as when it was last read is not parsed again: a preview rebuild after
     a one-file edit reads one file. Nothing downstream changes a parsed document.
     """
-    raw = path.read_bytes()
+    raw, read_errors = read_data_bytes(path, name, data_dir)
+    if raw is None:
+        errors.extend(read_errors)
+        return None
     digest = hashlib.blake2b(raw, digest_size=16).digest()
     key = (name, schema_name)
     if key not in _checked_files or _checked_files[key][0] != digest:
         document, found = parse_yaml(raw, name)
-        if document is not None:
-            found = found + schema_errors(document, schema_name, name)
+        if document is not None and not found:  # a character or size refused while reading comes first
+            found = schema_errors(document, schema_name, name)
         _checked_files[key] = (digest, None if found else document, tuple(found))
     _, document, found = _checked_files[key]
     errors.extend(found)
     return document
 
 
-def _load_release(path: Path, name: str, topic_ids: set[str], labels: Labels, errors: list[DataError]) -> Release | None:
+def _load_release(path: Path, name: str, topic_ids: set[str], labels: Labels, errors: list[DataError], data_dir: Path) -> Release | None:
     """Read, validate and convert one release file; one read before, checked against the same topics and labels, is reused."""
-    document = _read_valid(path, name, "release.schema.json", errors)
+    document = _read_valid(path, name, "release.schema.json", errors, data_dir)
     if document is None:
         return None
     against = (path.stem, frozenset(topic_ids), labels)
@@ -319,8 +329,20 @@ def _check_topics(report: _FileReport, topic_ids: set[str]) -> None:
 
 
 def _check_text(report: _FileReport) -> None:
-    """Text fields may hold inline Markdown but no raw HTML or unsafe links."""
+    """Text fields may hold inline Markdown but no raw HTML or unsafe links, and only so much syntax (see markup.py)."""
+    in_file = 0
     for path, text in _text_fields(report.document.data, ()):
+        syntax = syntax_count(text)
+        in_file += syntax
+        if syntax > MAX_SYNTAX_PER_FIELD:
+            shown = " ".join(sorted(markup.SYNTAX_CHARACTERS))
+            limit = f"a field may have at most {MAX_SYNTAX_PER_FIELD:,}"
+            report.error(path, f"this text has {syntax:,} characters of Markdown or HTML syntax ({shown}); {limit}")
+            return
+        if in_file > MAX_SYNTAX_PER_FILE:
+            message = f"the text fields of this file hold more than {MAX_SYNTAX_PER_FILE:,} characters of Markdown or HTML syntax"
+            report.error(path, message)
+            return
         problem = markup_problem(text)
         if problem:
             report.error(path, problem)

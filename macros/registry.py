@@ -11,23 +11,34 @@ from __future__ import annotations
 from pathlib import Path
 
 from .model import Redirect
-from .yamlfile import DataError, DataErrors
+from .urls import THEME_OUTPUTS
+from .yamlfile import DataError, DataErrors, read_data_bytes
 
 REGISTRY_NAME = "published.txt"
 _HEADER = "# Every URL the site has published. Never remove a line: the build fails if one would break.\n"
 
 
 def registry_entries(data_dir: Path) -> list[tuple[int, str]]:
-    """Each URL recorded in data/published.txt with its line number in that file (none if the file does not exist)."""
+    """Each URL recorded in data/published.txt with its line number in that file (none if the file does not exist);
+    raises DataErrors when the file cannot be read as UTF-8 text."""
     path = data_dir / REGISTRY_NAME
-    if not path.exists():
+    if not (path.exists() or path.is_symlink()):
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    name = f"{data_dir.name}/{REGISTRY_NAME}"
+    raw, errors = read_data_bytes(path, name, data_dir)
+    if raw is None:
+        raise DataErrors(errors)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DataErrors([DataError(name, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x}); save the file as UTF-8", line)]) from None
+    lines = text.splitlines()
     return [(number, line.strip()) for number, line in enumerate(lines, start=1) if line.strip() and not line.startswith("#")]
 
 
 def read_registry(data_dir: Path) -> list[str]:
-    """The published URLs recorded in data/published.txt."""
+    """The published URLs recorded in data/published.txt; raises DataErrors when it cannot be read."""
     return [url for _, url in registry_entries(data_dir)]
 
 
@@ -46,12 +57,28 @@ def registry_errors(published: frozenset[str], redirects: tuple[Redirect, ...], 
         )
         errors.append(DataError(registry_name, message, line_number))
     for redirect in redirects:
+        clash = _written_by_build(redirect.old, published)
+        if clash:
+            message = f"the redirect {redirect.old} would be written inside {clash}, which the build writes itself; choose another path"
+            errors.append(DataError(redirects_name, message, redirect.line))
         if redirect.old in published:
             errors.append(DataError(redirects_name, f"the page {redirect.old} still exists; a redirect would hide it", redirect.line))
         if redirect.new not in published:
             message = f"the redirect {redirect.old} -> {redirect.new} points to a page that does not exist"
             errors.append(DataError(redirects_name, message, redirect.line))
     return errors
+
+
+def _written_by_build(old: str, published: frozenset[str]) -> str | None:
+    """The file or theme folder that a redirect's page (`old` + index.html) would have to be written inside, if any."""
+    if any(old.startswith(f"/{folder}") for folder in THEME_OUTPUTS if folder.endswith("/")):
+        return old.split("/")[1] + "/"
+    parts = old.strip("/").split("/")
+    for depth in range(1, len(parts) + 1):
+        ancestor = "/" + "/".join(parts[:depth])
+        if ancestor in published or ancestor.lstrip("/") in THEME_OUTPUTS:
+            return ancestor
+    return None
 
 
 def check_registry(published: frozenset[str], redirects: tuple[Redirect, ...], data_dir: Path) -> None:

@@ -103,9 +103,9 @@ def _explain(violation: ValidationError, path: tuple) -> tuple[str, tuple]:
         hints = [f"'{name}'" + (f" (did you mean '{close}'?)" if (close := _closest(name, allowed)) else "") for name in unknown]
         return f"unknown field {', '.join(hints)}; allowed fields: {', '.join(allowed)}", (*path, unknown[0])
     if kind == "enum":
-        return f"expected one of {', '.join(map(str, expected))}; found {found!r}", path
+        return f"expected one of {', '.join(map(str, expected))}; found {_shown(found)}", path
     if kind == "pattern":
-        return f"expected {_pattern_meaning(expected)}; found {found!r}", path
+        return f"expected {_pattern_meaning(expected)}; found {_shown(found)}", path
     if kind == "type":
         wanted = _JSON_TYPES.get(expected, expected)
         if expected == "string" and isinstance(found, float):
@@ -117,6 +117,10 @@ def _explain(violation: ValidationError, path: tuple) -> tuple[str, tuple]:
         return f"lists the same entry twice: {found!r}", path
     if kind == "minimum":
         return f"expected a number of at least {expected}; found {found!r}", path
+    if kind == "maximum":
+        return f"expected a number of at most {expected:,}; found {found!r}", path
+    if kind == "maxLength":
+        return f"expected at most {expected} characters; found {len(found):,}", path
     return violation.message, path
 
 
@@ -124,6 +128,12 @@ def _pattern_meaning(pattern: str) -> str:
     """What a schema pattern asks for in words, whichever schema uses it (the release schema names them all)."""
     named = load_schema("release.schema.json")["definitions"]
     return next((text for name, text in _PATTERN_MEANINGS.items() if named[name]["pattern"] == pattern), f"text matching {pattern}")
+
+
+def _shown(value: object, limit: int = 80) -> str:
+    """A found value as an error message quotes it, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 5]}… ({len(text):,} characters)"
 
 
 def _describe(value: object) -> str:
@@ -138,4 +148,4 @@ def _describe(value: object) -> str:
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
-    return f"{value!r}"
+    return _shown(value)

@@ -21,6 +21,8 @@ FEED = "feed.xml"
 RELEASES_JSON = "api/releases.json"
 RELEASE_SCHEMA = "api/release.schema.json"
 THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
+# What MkDocs and the theme write at the top of the site, beside the pages and files the data generates.
+THEME_OUTPUTS = ("404.html", "sitemap.xml", "sitemap.xml.gz", "assets/", "search/")
 RELEASE_FACTS = "release-facts"  # the section of a release page that states its platforms
 
 

@@ -6,6 +6,8 @@ rewrites one file. `expect` is the start of the single error line the build must
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +21,7 @@ class Case:
     writes: dict[str, bytes] = field(default_factory=dict)
     edits: tuple[tuple[str, str, str], ...] = ()
     removes: tuple[str, ...] = ()
+    setup: Callable[[Path], None] | None = None  # anything else done to the data folder (links, folders)
 
     def apply(self, data_dir: Path) -> None:
         """Turn a copy of the mini data set into this malformed one."""
@@ -31,6 +34,31 @@ class Case:
             (data_dir / target).write_bytes(content)
         for target in self.removes:
             (data_dir / target).unlink()
+        if self.setup:
+            self.setup(data_dir)
+
+
+def _release_file_is_a(kind: str) -> Callable[[Path], None]:
+    """Put a folder, or a link to /dev/zero or to a file outside the data folder, where a release file would be."""
+
+    def setup(data_dir: Path) -> None:
+        target = data_dir / "releases" / "9.9.yaml"
+        if kind == "folder":
+            target.mkdir()
+        else:
+            outside = "/dev/zero" if kind == "device" else str(data_dir.parent / "outside.yaml")
+            if kind == "outside":
+                (data_dir.parent / "outside.yaml").write_bytes((data_dir / R21).read_bytes().replace(b'"2.1"', b'"9.9"', 1))
+            os.symlink(outside, target)
+
+    return setup
+
+
+def _escaped(field: str, escape: str) -> tuple[tuple[str, str, str], ...]:
+    """Rewrite the first feature's summary (or the release title) as a double-quoted YAML string holding an escape."""
+    if field == "title":
+        return ((R21, "summary: The second fixture release.", f'title: "Title {escape} here"\nsummary: The second fixture release.'),)
+    return ((R21, "    summary: Alpha reaches beta.", f'    summary: "Alpha {escape} reaches beta."'),)
 
 
 R21 = "releases/2.1.yaml"
@@ -282,5 +310,139 @@ CASES = [
                 "  - {url: https://example.org/2.1, title: Notes 2.1}\n  - {url: https://github.com/pytorch/pytorch/blob/main/RELEASE.md, title: Matrix}",
             ),
         ),
+    ),
+    # Hostile input: characters XML or YAML cannot carry, written as escapes, are refused with file, line and field.
+    Case(
+        "escaped-delete", "data/releases/2.1.yaml:2: title: the control character U+007F is not allowed", edits=_escaped("title", "\\x7f")
+    ),
+    Case(
+        "escaped-c1-control",
+        "data/releases/2.1.yaml:13: features[0].summary: the control character U+0080 is not allowed",
+        edits=_escaped("summary", "\\x80"),
+    ),
+    Case(
+        "escaped-non-character",
+        "data/releases/2.1.yaml:13: features[0].summary: the non-character U+FFFE is not allowed",
+        edits=_escaped("summary", "\\uFFFE"),
+    ),
+    Case(
+        "escaped-nul",
+        "data/releases/2.1.yaml:13: features[0].summary: the control character U+0000 is not allowed",
+        edits=_escaped("summary", "\\0"),
+    ),
+    Case(
+        "escaped-line-separator",
+        "data/releases/2.1.yaml:13: features[0].summary: the line separator U+2028 is not allowed",
+        edits=_escaped("summary", "\\L"),
+    ),
+    Case(
+        "escaped-surrogate",
+        "data/releases/2.1.yaml:13: YAML syntax error: found invalid Unicode character escape code",
+        edits=_escaped("summary", "\\uD800"),
+    ),
+    Case(
+        "escaped-control-in-a-key",
+        "data/releases/2.1.yaml:14: features[0].x\x7f: the control character U+007F is not allowed",
+        edits=(
+            (
+                R21,
+                "    sources: [https://example.org/2.1]\n  - id: beta-thing",
+                '    "x\\x7f": 1\n    sources: [https://example.org/2.1]\n  - id: beta-thing',
+            ),
+        ),
+    ),
+    Case(
+        "integer-past-pythons-digit-limit",
+        "data/releases/2.1.yaml:3: a number of 5,000 characters; numbers in data files have at most 20",
+        edits=(
+            (
+                R21,
+                "released: {date: 2030-04-15",
+                "commits: {count: " + "9" * 5000 + ", source: https://example.org/2.1}\nreleased: {date: 2030-04-15",
+            ),
+        ),
+    ),
+    Case(
+        "count-too-large",
+        "data/releases/2.1.yaml:3: commits.count: expected a number of at most 100,000,000; found 999999999999",
+        edits=(
+            (
+                R21,
+                "released: {date: 2030-04-15",
+                "commits: {count: 999999999999, source: https://example.org/2.1}\nreleased: {date: 2030-04-15",
+            ),
+        ),
+    ),
+    Case("key-read-as-a-boolean", "data/releases/2.1.yaml:3: on: unknown field 'on'", edits=((R21, "released:", "on: push\nreleased:"),)),
+    Case("key-read-as-a-number", "data/releases/2.1.yaml:3: 1: unknown field '1'", edits=((R21, "released:", "1: one\nreleased:"),)),
+    Case(
+        "key-read-as-null", "data/releases/2.1.yaml:3: null: unknown field 'null'", edits=((R21, "released:", "null: nothing\nreleased:"),)
+    ),
+    Case(
+        "key-that-is-a-list",
+        "data/releases/2.1.yaml:3: a key must be a word or text, not a list or mapping",
+        edits=((R21, "released:", "? [a, b]\n: pair\nreleased:"),),
+    ),
+    Case(
+        "explicit-yaml-tag",
+        "data/releases/2.1.yaml:2: YAML tags such as 'tag:yaml.org,2002:timestamp' are not allowed",
+        edits=((R21, "summary: The", "summary: !!timestamp 2030-13-45\nxsummary: The"),),
+    ),
+    Case(
+        "id-longer-than-a-file-name",
+        "data/releases/2.1.yaml:9: features[0].id: expected at most 64 characters; found 300",
+        edits=((R21, "  - id: alpha", "  - id: " + "a" * 300),),
+    ),
+    Case(
+        "companion-version-with-markup",
+        "data/releases/2.1.yaml:4: companions[0].version: expected text matching",
+        edits=(
+            (
+                R21,
+                "python:",
+                'companions: [{library: torchvision, version: "0.1 {: #__search }", source: https://example.org/2.1}]\npython:',
+            ),
+        ),
+    ),
+    Case(
+        "release-file-is-a-folder",
+        "data/releases/9.9.yaml: not a regular file (a folder, device or pipe)",
+        setup=_release_file_is_a("folder"),
+    ),
+    Case(
+        "release-file-links-to-a-device",
+        "data/releases/9.9.yaml: the file is a link to /dev/zero, outside data/",
+        setup=_release_file_is_a("device"),
+    ),
+    Case("release-file-links-outside-the-data", "data/releases/9.9.yaml: the file is a link to", setup=_release_file_is_a("outside")),
+    Case(
+        "published-registry-not-utf8",
+        "data/published.txt:2: not valid UTF-8 (byte 0xff)",
+        writes={"published.txt": b"/releases/2.1/\n/releases/\xff/\n"},
+    ),
+    Case(
+        "redirect-onto-a-file-the-build-writes",
+        "data/redirects.yaml:1: the redirect /sitemap.xml/ would be written inside /sitemap.xml, which the build writes itself",
+        writes={"redirects.yaml": b"/sitemap.xml/: /releases/2.1/\n"},
+    ),
+    Case(
+        "redirect-onto-a-generated-file",
+        "data/redirects.yaml:1: the redirect /feed.xml/ would be written inside /feed.xml, which the build writes itself",
+        writes={"redirects.yaml": b"/feed.xml/: /releases/2.1/\n"},
+    ),
+    Case(
+        "redirect-climbing-out-of-the-site",
+        "data/redirects.yaml:1: expected site paths on both sides",
+        writes={"redirects.yaml": b"/../../outside/: /releases/2.1/\n"},
+    ),
+    Case(
+        "redirect-segment-too-long",
+        "data/redirects.yaml:1: expected site paths on both sides",
+        writes={"redirects.yaml": ("/" + "a" * 300 + "/: /releases/2.1/\n").encode()},
+    ),
+    Case(
+        "image-in-data-text",
+        "data/releases/2.1.yaml:13: features[0].summary: images are not allowed in data text",
+        edits=((R21, "    summary: Alpha reaches beta.", "    summary: Alpha ![pixel](https://tracker.example/p.png) reaches beta."),),
     ),
 ]
