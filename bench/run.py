@@ -148,7 +148,8 @@ def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) ->
         page.write_text(with_macros_rendered(page.read_text(encoding="utf-8"), site), encoding="utf-8")
     config = (pipeline / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"\nhooks:\n(  - .*\n)+", "\n", config)
-    config = re.sub(r"  - macros:\n(      .*\n)+", "  - macros\n" if macros_plugin else "", config)
+    floor_macros = "  - macros:\n      render_by_default: false\n"  # as the pipeline: only pages that ask are rendered
+    config = re.sub(r"  - macros:\n(      .*\n)+", floor_macros if macros_plugin else "", config)
     config = re.sub(r"\nwatch:\n(  - .*\n)+", "\n", config)
     (project / "mkdocs.yml").write_text(config + "\nnav: " + json.dumps(build_nav(atlas)) + "\n", encoding="utf-8")
     return project

@@ -6,7 +6,6 @@ import json
 import xml.etree.ElementTree as ET
 from dataclasses import fields, is_dataclass
 from functools import cache
-from html import escape
 
 from . import urls
 from .indexes import Lifecycle
@@ -16,6 +15,7 @@ from .schema import SCHEMA_DIR
 
 SITE_NAME = "PyTorch Release Atlas"
 ATOM_NS = "http://www.w3.org/2005/Atom"
+SVG_NS = "http://www.w3.org/2000/svg"
 PLATFORM_FIELDS = ("python", "cuda", "rocm", "macos")
 
 
@@ -116,18 +116,20 @@ BADGE_END = "#b71c1c"
 
 
 def feature_badge(lifecycle: Lifecycle, shown: str) -> str:
-    """An SVG status badge for one feature: its name, and its latest stage with the release, drawn at build time."""
+    """An SVG status badge for one feature: its name, and its latest stage with the release, drawn at build time and
+    written by an XML serialiser (the data's text is escaped by construction)."""
     left, right = "PyTorch Release Atlas", f"{shown} in {lifecycle.latest.version}"
     slug = lifecycle.latest.stage.lower()
     colour = BADGE_END if slug in ("deprecated", "removed") else BADGE_COLOURS.get(slug, BADGE_OTHER)
     left_width, right_width = 10 + 6 * len(left), 10 + 6 * len(right)
-    width = left_width + right_width
-    label = escape(f"{text_only(lifecycle.title)}: {right}")
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" aria-label="{label}">'
-        f"<title>{label}</title>"
-        f'<rect width="{left_width}" height="20" fill="#555"/><rect x="{left_width}" width="{right_width}" height="20" fill="{colour}"/>'
-        '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">'
-        f'<text x="{left_width / 2}" y="14">{escape(left)}</text><text x="{left_width + right_width / 2}" y="14">{escape(right)}</text>'
-        "</g></svg>\n"
+    label = f"{text_only(lifecycle.title)}: {right}"
+    svg = ET.Element("svg", xmlns=SVG_NS, width=str(left_width + right_width), height="20", role="img", **{"aria-label": label})
+    ET.SubElement(svg, "title").text = label
+    ET.SubElement(svg, "rect", width=str(left_width), height="20", fill="#555")
+    ET.SubElement(svg, "rect", x=str(left_width), width=str(right_width), height="20", fill=colour)
+    text = ET.SubElement(
+        svg, "g", {"fill": "#fff", "font-family": "Verdana,DejaVu Sans,sans-serif", "font-size": "11", "text-anchor": "middle"}
     )
+    ET.SubElement(text, "text", x=str(left_width / 2), y="14").text = left
+    ET.SubElement(text, "text", x=str(left_width + right_width / 2), y="14").text = right
+    return ET.tostring(svg, encoding="unicode") + "\n"

@@ -12,8 +12,9 @@ from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, Stric
 from packaging.version import Version
 
 from . import exports, indexes, urls
-from .markup import fenced, front_matter, inline, link_target, literal, plain, text_only
+from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
+from .yamlfile import DataError, DataErrors
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -170,6 +171,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
     }
     published = published_urls(atlas, [*urls.HAND_WRITTEN, *pages, *files])
     files |= {r.old.lstrip("/") + "index.html": redirect_page(r.old.lstrip("/"), r.new.lstrip("/")) for r in atlas.redirects}
+    _check_front_matter(pages)
     fragments = {
         "release_table": render("_release_table.md.j2", root=""),
         "label_schemes": render("_label_schemes.md.j2"),
@@ -178,6 +180,15 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
     return GeneratedSite(
         atlas=atlas, lifecycles=lifecycles, pages=pages, files=files, nav=build_nav(atlas), fragments=fragments, published=published
     )
+
+
+def _check_front_matter(pages: dict[str, str]) -> None:
+    """Every generated page's front matter reads back as MkDocs will read it; a page that would lose it stops the build."""
+    problems = [
+        DataError(f"(generated) {path}", problem) for path, markdown in pages.items() if (problem := front_matter_problem(markdown))
+    ]
+    if problems:
+        raise DataErrors(problems)
 
 
 def published_urls(atlas: Atlas, paths: list[str]) -> frozenset[str]:

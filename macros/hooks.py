@@ -77,6 +77,14 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     return nav
 
 
+@event_priority(100)  # before the macros plugin
+def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) -> str:
+    """A generated page never goes through the macros plugin, whatever its front matter became: its text is data."""
+    if page.file.src_uri in _generated.pages:
+        page.meta["render_macros"] = False
+    return markdown
+
+
 def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     """Pass every page's HTML through the allowlist sanitizer before the theme wraps it."""
     html = sanitize(html)

@@ -14,9 +14,11 @@ from . import urls
 from .build import generate_checked
 from .generate import GeneratedSite, badge_maker
 from .indexes import Lifecycle
-from .markup import text_only
+from .markup import plain
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = PROJECT_DIR / "data"
+README_SECTIONS = ("data-format",)
 
 
 def release_table(site: GeneratedSite) -> str:
@@ -61,7 +63,17 @@ def feature_stage(site: GeneratedSite, feature_id: str) -> str:
 def feature_badge(site: GeneratedSite, feature_id: str) -> str:
     """A feature's SVG status badge, linked to the feature (for a page at the top of docs/)."""
     lifecycle = _lifecycle(site, feature_id)
-    return f"[![{text_only(lifecycle.title)}]({urls.feature_badge(feature_id)})]({lifecycle.doc_path})"
+    return f"[![{plain(lifecycle.title)}]({urls.feature_badge(feature_id)})]({lifecycle.doc_path})"
+
+
+def readme_section(site: GeneratedSite, name: str) -> str:
+    """The part of README.md between `<!-- section:NAME -->` and `<!-- /section:NAME -->` (one of README_SECTIONS),
+    so a hand-written page can show it without a copy; no other file can be named."""
+    if name not in README_SECTIONS:
+        raise ValueError(f"readme_section({name!r}): expected one of {', '.join(README_SECTIONS)}")
+    readme = (PROJECT_DIR / "README.md").read_text(encoding="utf-8")
+    start, end = f"<!-- section:{name} -->\n", f"<!-- /section:{name} -->"
+    return readme.split(start, 1)[1].split(end, 1)[0]
 
 
 def _counts(site: GeneratedSite) -> dict[str, int]:
@@ -90,6 +102,7 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     count: _counts,
     feature_stage: lambda site: site.lifecycles,
     feature_badge: lambda site: site.lifecycles,
+    readme_section: lambda site: README_SECTIONS,
 }
 
 

@@ -47,3 +47,18 @@ def _built_and_served(root: Path, project: Path):
     with serve(root, port) as url:
         assert url == base_url
         yield BuiltSite(root=root, files=files, base_url=base_url, log=result.stdout + result.stderr)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium (Debian's, driven by Playwright) for the whole run, shared by every test that opens pages."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.support.chromium import CHROMIUM, MISSING, launch_chromium
+
+    if not CHROMIUM.exists():
+        pytest.fail(MISSING)
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()

@@ -6,9 +6,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import sync_playwright
-
-from tests.support.chromium import CHROMIUM, MISSING, launch_chromium
 
 IN_VIEW = """id => { const e = document.getElementById(id); if (!e) return false;
                       const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
@@ -22,17 +19,6 @@ def in_view(page, element_id: str) -> bool:
     except PlaywrightTimeout:
         return False
     return True
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """One headless Chromium for the whole run."""
-    if not CHROMIUM.exists():
-        pytest.fail(MISSING)
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
 
 
 class Visit:

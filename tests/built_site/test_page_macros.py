@@ -8,7 +8,10 @@ import re
 from macros.indexes import build_lifecycles
 from tests.support.site import build_site, copy_mini_data, copy_site_sources
 
-DEMO_PAGE = """# Live data
+DEMO_PAGE = """---
+render_macros: true
+---
+# Live data
 
 Newest {{ latest_release() }}, oldest {{ oldest_release() }}, {{ count("releases") }} releases,
 {{ count("features") }} features, {{ count("changes") }} changes, {{ count("lifecycles") }} followed.
@@ -42,6 +45,6 @@ def test_macros_cite_the_data(tmp_path, mini_atlas):
 
 
 def test_an_unknown_feature_stops_the_build_with_its_name(tmp_path):
-    result, _ = _build(tmp_path, '{{ feature_stage("no-such-feature") }}\n')
+    result, _ = _build(tmp_path, '---\nrender_macros: true\n---\n{{ feature_stage("no-such-feature") }}\n')
     assert result.returncode != 0
     assert "'no-such-feature' is not the id of any feature" in result.stdout + result.stderr

@@ -1,4 +1,9 @@
-"""Seeded random mutations of every data file: each mutant loads and renders, or fails with a clear error, quickly."""
+"""Seeded random mutations of every data file: each mutant loads and renders, or fails with a clear error, quickly.
+
+Two kinds: the parsed document mutated (types swapped, keys dropped, values emptied, enlarged or made hostile, keys of
+other types), and the file's text mutated (a value replaced by a YAML escape of a refused character, a tag, an anchor,
+an oversized number, unbalanced markup), so that the escapes YAML decodes are fuzzed, not only the bytes.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +30,29 @@ HANG_SECONDS = 10
 DATA_FILES = sorted(str(path.relative_to(MINI_DATA)) for path in MINI_DATA.rglob("*.yaml"))
 SCHEMAS = {"topics.yaml": "topics.schema.json", "labels.yaml": "labels.schema.json"}
 REPLACEMENTS = (None, "", [], {}, 0, -1, 3.5, True, "x" * 60_000, ["x"] * 5_000, {"unexpected": "mapping"}, "2.1", "not-a-url", "Beta")
+REPLACEMENTS += ("a\x7fb", "\x80", "\ufffe", "\ud800", "\u2028", "`" * 3_000, "[" * 3_000, "{{ lipsum }}", '--8<-- "mkdocs.yml"')
+REPLACEMENTS += ("</title><script>alert(1)</script>", "`x`{: #__search }", {True: 1}, {None: "x"}, {7: "y"})
+# Raw YAML that a mutated line's value becomes: escapes of refused characters, tags, anchors, huge numbers, markup.
+RAW_VALUES = (
+    '"\\x7f"',
+    '"\\x80"',
+    '"\\uFFFE"',
+    '"\\uD800"',
+    '"\\L"',
+    '"\\0"',
+    "!!timestamp 2030-13-45",
+    "!!binary aGk=",
+    "!!set {a}",
+    "&anchor x",
+    "*anchor",
+    "9" * 5_000,
+    "1e999999",
+    "[unclosed",
+    "{a: [b",
+    "'``x`'",
+    "'{{ lipsum }}'",
+    '"\\x3cscript>"',
+)
 
 
 def _paths(value: object, path: tuple = ()) -> list[tuple]:
@@ -104,3 +132,25 @@ def _assert_validators_agree(document: object, schema_name: str) -> None:
 def _fast_validator(schema_name: str):
     """The compiled fastjsonschema validator of one schema, as the loader uses it."""
     return fastjsonschema.compile(load_schema(schema_name))
+
+
+@pytest.mark.parametrize("data_file", DATA_FILES)
+def test_every_text_mutant_loads_or_fails_clearly_and_never_hangs(tmp_path, data_file):
+    rng = random.Random(f"{SEED}:text:{data_file}")
+    lines = (MINI_DATA / data_file).read_text(encoding="utf-8").splitlines()
+    valued = [number for number, line in enumerate(lines) if ": " in line and not line.lstrip().startswith("#")]
+    for number in range(MUTANTS_PER_FILE):
+        data_dir = copy_mini_data(tmp_path / str(number) / "data")
+        mutant = list(lines)
+        for target in rng.sample(valued, k=min(2, len(valued))):
+            key = mutant[target].split(": ", 1)[0]
+            mutant[target] = f"{key}: {rng.choice(RAW_VALUES)}"
+        (data_dir / data_file).write_text("\n".join(mutant) + "\n", encoding="utf-8")
+        started = time.monotonic()
+        try:
+            generate_site(load_atlas(data_dir), site_url="https://example.org/")
+        except DataErrors as raised:
+            for error in raised.errors:
+                assert str(error).startswith("data/"), f"text mutant {number} of {data_file}: {error}"
+        assert time.monotonic() - started < HANG_SECONDS, f"text mutant {number} of {data_file} took too long"
+        shutil.rmtree(tmp_path / str(number))

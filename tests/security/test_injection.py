@@ -1,16 +1,21 @@
 """No injection vector in any text field reaches a reader as something that runs.
 
-Each vector goes into every kind of text field (feature, change, release, topic, label, source
-title, coverage note, patch, example code). The loader refuses some with a precise error; the
-rest are built into one real site with `mkdocs build --strict`, whose HTML is then searched for
-anything a browser would execute.
+Each vector goes into every kind of text field (feature, change, release, topic, source title,
+coverage note, patch, example code), and the labels and a code block's recorded result carry some
+too. The loader refuses some with a precise error; the rest are built into one real site with
+`mkdocs build --strict`. That site is then read by a parser (HTML pages, titles, ids, the feed, the
+sitemap, the badges, the JSON export, the search index) and opened in Chromium, looking for
+anything a browser would run, any file of the checkout published, and anything written outside
+the output folder.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -18,9 +23,10 @@ import yaml
 
 from macros.loading import load_atlas
 from macros.markup import as_browser_reads
+from macros.model import Atlas
 from macros.yamlfile import DataErrors
-from tests.support.html import parse
-from tests.support.site import PREFIX, build_site, copy_mini_data, copy_site_sources
+from tests.support.html import parse, parse_html
+from tests.support.site import PREFIX, build_site, copy_mini_data, copy_site_sources, free_port, serve
 
 from .vectors import VECTORS
 
@@ -44,7 +50,10 @@ RELEASE_FIELDS = (
 TOPIC_FIELDS = (("title",), ("intro",))
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "data", "xlink:href", "poster", "background", "srcdoc")
 MINI_TOPICS = 2
-FORBIDDEN_TAGS = ("iframe", "object", "embed", "base", "frame", "applet")
+FORBIDDEN_TAGS = ("iframe", "object", "embed", "base", "frame", "applet", "textarea")
+THEME_ID = re.compile(r"__(analytics|config|consent|drawer|search|settings|toc)|__(palette|nav|code|tabbed)_[0-9a-z_]+")
+PAYLOAD_LABEL = "{{ lipsum.__globals__['os'].makedirs('pwned') }} `</title><script>alert(90)</script>`"
+PAYLOAD_RESULT = '<script>alert(91)</script> {{ config }} --8<-- "mkdocs.yml"'
 
 
 def _release(index: int) -> dict:
@@ -116,6 +125,8 @@ def _injected_data(data_dir: Path) -> tuple[Path, list[str]]:
         scratch = copy_mini_data(data_dir.parent / f"round-{len(refusals)}" / "data")
         _write(scratch, releases, topics)
         try:
+            atlas = load_atlas(scratch)
+            _inject_labels_and_results(scratch, atlas)
             load_atlas(scratch)
             return scratch, refusals
         except DataErrors as raised:
@@ -123,6 +134,27 @@ def _injected_data(data_dir: Path) -> tuple[Path, list[str]]:
                 refusals.append(str(error))
                 _restore(error, releases, topics)
     raise AssertionError("the injected data never loaded:\n" + "\n".join(refusals))
+
+
+def _inject_labels_and_results(data_dir: Path, atlas: Atlas) -> None:
+    """A label's intro and meaning, and the recorded result of one code block, carry hostile text too."""
+    labels = yaml.safe_load((data_dir / "labels.yaml").read_text(encoding="utf-8"))
+    labels["schemes"][0]["intro"] = PAYLOAD_LABEL
+    labels["schemes"][-1]["labels"][0]["meaning"] = PAYLOAD_LABEL
+    (data_dir / "labels.yaml").write_text(yaml.safe_dump(labels, allow_unicode=True), encoding="utf-8")
+    release = atlas.release("3.0")
+    block = release.code_blocks()[0]
+    result = {
+        "item": block.item,
+        "role": block.role,
+        "hash": block.hash,
+        "outcome": "failed",
+        "detail": PAYLOAD_RESULT,
+        "date": "2031-01-16",
+    }
+    (data_dir / "examples").mkdir(exist_ok=True)
+    document = {"release": "3.0", "machine": "Linux x86_64, CPU only", "blocks": [result]}
+    (data_dir / "examples" / "3.0.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
 
 
 def _restore(error, releases: list[dict], topics: list[dict]) -> None:
@@ -156,7 +188,11 @@ def injected_site(tmp_path_factory):
     out = root / "site" / PREFIX.strip("/")
     result = build_site(out, f"http://127.0.0.1:8000{PREFIX}", project=project)
     assert result.returncode == 0, result.stdout + result.stderr
-    return out, refusals
+    return out, refusals, project
+
+
+def _pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
 
 
 def test_there_are_at_least_forty_vectors_in_every_field():
@@ -165,20 +201,20 @@ def test_there_are_at_least_forty_vectors_in_every_field():
 
 
 def test_every_refusal_names_the_file_line_and_field(injected_site):
-    _, refusals = injected_site
+    _, refusals, _ = injected_site
     assert refusals, "some vectors must be refused by the loader"
     for refusal in refusals:
         assert re.match(r"data/(releases/3\.\d+\.yaml|topics\.yaml):\d+: \S+: ", refusal), refusal
 
 
 def test_accepted_vectors_are_shown_as_text(injected_site):
-    site, _ = injected_site
+    site, _, _ = injected_site
     code = (site / "releases" / "3.45" / "index.html").read_text(encoding="utf-8")
     assert "alert(46)" in html.unescape(re.sub(r"<[^>]+>", "", code)), "a vector inside a code span is shown as text"
 
 
 def test_no_page_can_run_data(injected_site):
-    site, _ = injected_site
+    site, _, _ = injected_site
     theme_scripts = len(_inline_scripts(site / "404.html"))
     problems = []
     for page in sorted(site.rglob("*.html")):
@@ -204,3 +240,90 @@ def test_no_page_can_run_data(injected_site):
 def _inline_scripts(page: Path) -> list[str]:
     """The text of a page's inline scripts, which only the theme writes."""
     return re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", page.read_text(encoding="utf-8"), re.DOTALL)
+
+
+def test_template_syntax_is_shown_and_never_evaluated(injected_site):
+    site, _, project = injected_site
+    assert not list(project.parent.rglob("pwned")), "a template in the data ran during the build"
+    for page in ("releases/3.50/index.html", "about/index.html"):
+        shown = html.unescape((site / page).read_text(encoding="utf-8"))
+        assert "{{ lipsum.__globals__['os'].makedirs('pwned') }}" in shown, f"{page}: the template is shown as written"
+
+
+def test_no_file_of_the_checkout_is_published(injected_site):
+    site, _, _ = injected_site
+    for output in [*_pages(site), site / "search" / "search_index.json", site / "api" / "releases.json"]:
+        text = html.unescape(output.read_text(encoding="utf-8"))
+        assert "site_name:" not in text and "markdown_extensions:" not in text, f"{output.relative_to(site)} shows mkdocs.yml"
+    shown = html.unescape(re.sub(r"<[^>]+>", "", (site / "releases" / "3.52" / "index.html").read_text(encoding="utf-8")))
+    assert '--8<-- "mkdocs.yml"' in shown, "an include line in data is shown as written"
+
+
+def test_titles_are_text_and_ids_leave_the_themes_alone(injected_site):
+    site, _, _ = injected_site
+    for page in _pages(site):
+        text = page.read_text(encoding="utf-8")
+        if "http-equiv" in text:
+            continue  # a redirect page
+        titles = re.findall(r"<title>(.*?)</title>", text, re.DOTALL)
+        assert len(titles) == 1 and "<" not in titles[0], f"{page.relative_to(site)}: {titles}"
+        ids = [element.attrs["id"] for element in parse(page).elements if "id" in element.attrs]
+        assert len(ids) == len(set(ids)), f"{page.relative_to(site)}: an id used twice"
+        assert all(THEME_ID.fullmatch(i) for i in ids if i.startswith("__")), f"{page.relative_to(site)}: {ids}"
+
+
+def test_every_page_keeps_its_sources_section(injected_site):
+    site, _, _ = injected_site
+    for index in range(len(VECTORS)):
+        text = (site / "releases" / f"3.{index}" / "index.html").read_text(encoding="utf-8")
+        assert 'id="sources"' in text, f"release 3.{index} lost the end of its page"
+
+
+def test_xml_outputs_are_well_formed_and_keep_the_text(injected_site):
+    site, _, _ = injected_site
+    feed = ET.parse(site / "feed.xml")
+    assert len(feed.getroot().findall("{http://www.w3.org/2005/Atom}entry")) == len(VECTORS) + 3
+    ET.parse(site / "sitemap.xml")
+    badges = sorted((site / "features").rglob("badge.svg"))
+    assert len(badges) >= len(VECTORS)
+    for badge in badges:
+        assert ET.parse(badge).getroot().tag == "{http://www.w3.org/2000/svg}svg", badge
+
+
+def test_json_and_search_index_carry_data_as_text(injected_site):
+    site, _, _ = injected_site
+    export = json.loads((site / "api" / "releases.json").read_text(encoding="utf-8"))
+    assert any(f.get("title") == "</title><script>alert(52)</script>" for r in export["releases"] for f in r["features"]) is False
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    allowed = {"p", "pre", "div", "code", "a", "em", "strong", "small", "span", "br", "ul", "ol", "li", "dl", "dt", "dd", "blockquote"}
+    allowed |= {"table", "thead", "tbody", "tr", "th", "td", "sup", "sub", "kbd", "abbr", "mark", "del", "hr"}
+    for entry in index["docs"]:
+        for field in ("title", "text"):
+            elements = parse_html(entry[field]).elements  # the search box shows these as HTML
+            assert {e.tag for e in elements} <= allowed, (entry["location"], {e.tag for e in elements} - allowed)
+            assert not [a for e in elements for a in e.attrs if a.startswith("on") or a in ("src", "style")], entry["location"]
+
+
+@pytest.mark.browser
+def test_chromium_runs_nothing_from_data(injected_site, browser):
+    """Every page with data on it, opened in Chromium: no dialog opens, nothing is requested off the machine."""
+    site, _, _ = injected_site
+    root = site.parent
+    paths = [f"releases/3.{index}/" for index in range(len(VECTORS))]
+    paths += ["", "about/", "upgrade/", "matrix/", "platforms/", "topics/", "features/", "releases/"]
+    paths += [f"topics/inject-{index}/" for index in range(0, len(VECTORS), 7)]
+    dialogs: list[str] = []
+    requests: list[str] = []
+    with serve(root, free_port()) as base_url:
+        page = browser.new_page()
+        page.on("dialog", lambda dialog: (dialogs.append(f"{page.url}: {dialog.message}"), dialog.dismiss()))
+        page.on("request", lambda request: requests.append(request.url))
+        page.set_content("<script>alert('probe')</script>")  # the listener hears a dialog that does open
+        assert [message.split(": ")[-1] for message in dialogs] == ["probe"]
+        dialogs.clear()
+        for path in paths:
+            page.goto(base_url + path, wait_until="load")
+            page.wait_for_timeout(20)
+        page.close()
+    assert dialogs == []
+    assert [url for url in requests if not url.startswith(base_url.split(PREFIX)[0])] == []

@@ -62,4 +62,26 @@ VECTORS = [
     "&lt;script&gt;alert(47)&lt;/script&gt;",
     "``<svg onload=alert(48)>``",
     "`` ` ``<script>alert(49)</script>",
+    # Template syntax for the macros plugin's Jinja, plain and inside code (the red team's build-time code execution)
+    "{{ lipsum.__globals__['os'].makedirs('pwned') }}",
+    "`{{ lipsum.__globals__['os'].makedirs('pwned') }}`",
+    "{% set x = cycler.__init__.__globals__.os.makedirs('pwned') %}",
+    # Include lines of pymdownx.snippets, which would publish a file of the checkout
+    '--8<-- "mkdocs.yml"',
+    ';--8<-- "mkdocs.yml"',
+    '`--8<-- "mkdocs.yml"`',
+    # Markup checks that disagree with Markdown: unequal backtick runs, escaped backticks, titles closing <title>
+    "``<b>x```<script>alert(50)</script>",
+    "\\`<img src=x onerror=alert(51)>\\`",
+    "</title><script>alert(52)</script>",
+    "`</title><script>alert(53)</script>`",
+    "<textarea>everything after this would be swallowed",
+    "```\n<script>alert(54)</script>\n```",
+    "    <script>alert(55)</script>",
+    # Attribute lists that give an element an id the theme's own scripts use; images that load from elsewhere
+    "*x*{: #__search }",
+    "`x`{: #__drawer }",
+    "![pixel](https://tracker.example/p.png)",
+    "[x](javascript&colon;alert(56))",
+    "[x]( javascript:alert(57) )",
 ]

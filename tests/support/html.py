@@ -53,6 +53,11 @@ class ParsedPage(HTMLParser):
 
 def parse(path: Path) -> ParsedPage:
     """Parse one HTML file."""
+    return parse_html(path.read_text(encoding="utf-8"))
+
+
+def parse_html(markup: str) -> ParsedPage:
+    """Parse a piece of HTML, such as the text of a search index entry."""
     page = ParsedPage()
-    page.feed(path.read_text(encoding="utf-8"))
+    page.feed(markup)
     return page

@@ -15,7 +15,6 @@ from macros.markup import fenced, inline, markup_problem, plain
         "<img src=x onerror=alert(1)>",
         "[docs](javascript:alert(1))",
         "[docs]( JavaScript:alert(1) )",
-        "[x]: vbscript:msgbox",
         "[data](data:text/html;base64,PHNjcmlwdD4=)",
     ],
 )
@@ -31,8 +30,23 @@ def test_safe_text_is_accepted(text):
     assert markup_problem(text) is None
 
 
-def test_inline_escapes_outside_code_only():
-    assert inline("a <b> {{ x }} `<c> {d}`") == "a &lt;b&gt; &#123;&#123; x &#125;&#125; `<c> {d}`"
+def test_inline_escapes_prose_and_writes_code_as_inert_elements():
+    assert inline("a <b> {{ x }} `<c> {d}`") == "a &lt;b&gt; &#123;&#123; x &#125;&#125; <code>&lt;c&gt; &#123;d&#125;</code>"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("[x]: vbscript:msgbox", "&#91;x&#93;: vbscript:msgbox"),  # no reference links: a definition is text
+        ("operator[]() const", "operator&#91;&#93;() const"),  # empty brackets and parentheses are no link
+        ("![x](https://e.example/p.png)", "&#33;[x](https://e.example/p.png)"),  # never an image
+        ("``x`", "&#96;&#96;x&#96;"),  # runs of unequal length are no code span
+        ("``a`b`` `c`", "<code>a&#96;b</code> <code>c</code>"),
+        ("[a](https://x.example/a_(b))", "[a](https://x.example/a_%28b%29)"),
+    ],
+)
+def test_inline_reads_spans_and_links_as_tokens_reads_them(text, shown):
+    assert inline(text) == shown
 
 
 def test_inline_defuses_attribute_lists():
