@@ -75,3 +75,27 @@ def test_the_data_check_fails_a_bad_pull_request_with_an_actionable_message(tmp_
     result = _check(data_dir)
     assert result.returncode == 1, mistake
     assert message in result.stderr and "data/" in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
+def test_workflows_that_build_untrusted_data_cannot_leak_or_write():
+    """A pull request's data is built with a read-only token, no secret and no credential kept in the checkout; only the
+    Pages deploy job (which runs none of the repository's code) may write, and the build it deploys writes nothing."""
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        text = path.read_text(encoding="utf-8")
+        workflow = yaml.safe_load(text)
+        assert "secrets." not in text, f"{path.name} uses a secret"
+        assert "pull_request_target" not in workflow[True], f"{path.name} runs pull requests with the base repository's token"
+        for name, job in workflow["jobs"].items():
+            for step in job.get("steps", []):
+                if step.get("uses", "").startswith("actions/checkout@"):
+                    assert step.get("with", {}).get("persist-credentials") is False, f"{path.name}: {name} keeps the token in .git/config"
+            granted = {**workflow.get("permissions", {}), **job.get("permissions", {})}
+            writes = {scope for scope, level in granted.items() if level == "write"}
+            runs_code = any("run" in step for step in job.get("steps", []))
+            assert not (writes and runs_code), f"{path.name}: job {name} runs the repository's code with write access to {writes}"
+    tests = yaml.safe_load((WORKFLOWS / "tests.yml").read_text(encoding="utf-8"))
+    assert tests["permissions"] == {"contents": "read"}
+    uploads = [
+        step for job in tests["jobs"].values() for step in job["steps"] if step.get("uses", "").startswith("actions/upload-artifact@")
+    ]
+    assert [step["with"]["path"] for step in uploads] == ["site"]
