@@ -6,7 +6,7 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build check test lint published examples bench lighthouse browser requirements clean
+.PHONY: serve build check test lint published examples api api-index bench lighthouse browser requirements clean
 
 serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/$(SITE_PREFIX)/; an edit re-renders only what it changes (macros/preview.py)
 	$(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
@@ -32,6 +32,12 @@ published: $(VENV)/.installed  ## Record every URL the site now publishes in dat
 
 examples: $(VENV)/.installed  ## Run every code block on the torch release it documents (downloads GBs; RELEASES="1.7 2.5" for some, AGAIN=1 to rerun current results); writes data/examples/
 	$(PYTHON) -m macros.examples $(if $(AGAIN),--again) $(RELEASES)
+
+api: $(VENV)/.installed  ## Measure the public API of each torch release in a virtualenv of its own (downloads GBs; RELEASES="2.13" for some, AGAIN=1 to measure again); writes data/api/surfaces/, then the index
+	$(PYTHON) -m macros.api.extract $(if $(AGAIN),--again) $(RELEASES); status=$$?; $(PYTHON) -m macros.api.index && exit $$status
+
+api-index: $(VENV)/.installed  ## Fold the stored API surfaces into one index of intervals, data/api/index.json
+	$(PYTHON) -m macros.api.index
 
 bench: $(VENV)/.installed-test browser  ## Run the build, serve, page-weight and Lighthouse benchmarks in one run (about 20 min); writes bench/RESULTS.md and bench/LIGHTHOUSE.md
 	$(PYTHON) bench/run.py

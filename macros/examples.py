@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import platform
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from datetime import date
@@ -26,10 +24,10 @@ import yaml
 from .exports import as_data
 from .loading import load_atlas
 from .model import Atlas, BlockResult, CodeBlock, Release
+from .release_env import NUMPY_FOR, PYTHON_FOR, ReleaseEnvironment, log
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 WORKER = Path(__file__).resolve().parent / "example_worker.py"
-PYENV_ROOT = Path.home() / ".pyenv" / "versions"
 BLOCK_TIMEOUT_SECONDS = 240
 NOT_PYTHON = {"cpp": "C++ code: not run", "java": "Java code: not run", "shell": "shell commands: not run"}
 REQUIREMENT_WORDS = {  # what a block needs, as "needs ..." reads on the page
@@ -43,77 +41,32 @@ REQUIREMENT_WORDS = {  # what a block needs, as "needs ..." reads on the page
     "compiler": "a GPU compiler toolchain",
     "source-build": "a part the PyPI wheels leave out",
 }
-# The Python each release's environment uses: the newest that has a torch wheel for Linux x86_64 on PyPI
-# and that this machine's pyenv carries; numpy stays below 2 where the release was built against numpy 1.
-PYTHON_FOR = {
-    **dict.fromkeys(("1.0", "1.1", "1.2", "1.3", "1.4"), "3.7"),
-    **dict.fromkeys(("1.5", "1.6", "1.7", "1.8", "1.9", "1.10"), "3.8"),
-    **dict.fromkeys(("1.11", "1.12", "1.13", "2.0"), "3.10"),
-    **dict.fromkeys(("2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14"), "3.11"),
-}
 OLD_PILLOW = {"1.0", "1.1", "1.2", "1.3"}  # torchvision before 0.5 imports PILLOW_VERSION, which Pillow 7 removed
-NUMPY_FOR = {
-    **dict.fromkeys(PYTHON_FOR, "numpy<2"),
-    **dict.fromkeys(("2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14"), "numpy"),
-}
 
 
-def log(message: str) -> None:
-    """Progress on stderr, with the time."""
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def interpreter(version: str) -> Path:
-    """The pyenv Python chosen for a release, such as ~/.pyenv/versions/3.8.18/bin/python."""
-    wanted = PYTHON_FOR[version]
-    found = sorted(PYENV_ROOT.glob(f"{wanted}.*/bin/python"))
-    if not found:
-        raise SystemExit(f"torch {version} needs Python {wanted}; install it with `pyenv install {wanted}`")
-    return found[-1]
-
-
-class Environment:
-    """A throw-away virtualenv with one torch release; deleted on exit."""
+class Environment(ReleaseEnvironment):
+    """A throw-away virtualenv with one torch release (`torch==X.Y.*`) and the companions its blocks import; deleted on exit."""
 
     def __init__(self, version: str, companions: dict[str, str]) -> None:
-        self.version = version
+        super().__init__(version)
         self.companions = companions
-        self.folder = Path(tempfile.mkdtemp(prefix=f"atlas-torch-{version}-"))
-        self.python = self.folder / "bin" / "python"
-
-    def __enter__(self) -> Environment:
-        try:
-            self._install()
-        except BaseException:
-            self.__exit__()
-            raise
-        return self
 
     def _install(self) -> None:
         """Create the virtualenv and install torch (and companions) into it."""
-        subprocess.run([str(interpreter(self.version)), "-m", "venv", str(self.folder)], check=True)
+        self.create()
         packages = [f"torch=={self.version}.*", NUMPY_FOR[self.version]]
         paired = [f"{library}=={version.split(' / ')[0]}" for library, version in self.companions.items()]
         if "torchvision" in self.companions and self.version in OLD_PILLOW:
             packages.append("pillow<7")
         log(f"installing {' '.join(packages + paired)} with Python {PYTHON_FOR[self.version]}")
-        pip = [str(self.python), "-m", "pip", "install", "--quiet", "--no-cache-dir", "--disable-pip-version-check"]
-        if subprocess.run([*pip, *packages, *paired]).returncode != 0:
+        if not self.pip_install([*packages, *paired], check=False):
             # a paired version whose wheel requires another torch (torchvision 0.4.1 asks for torch 1.3.0): let pip pick one
             log(f"{' '.join(paired)} does not install beside torch {self.version}; letting pip choose the companion versions")
-            subprocess.run([*pip, *packages, *self.companions], check=True)
-        probe = "import sys, torch; print(torch.__version__.split('+')[0], '%d.%d.%d' % sys.version_info[:3])"
+            self.pip_install([*packages, *self.companions], check=True)
         if self.companions:
             freeze = subprocess.run([str(self.python), "-m", "pip", "freeze"], capture_output=True, text=True).stdout.split()
             log("companions: " + ", ".join(line for line in freeze if line.split("==")[0] in self.companions))
-        self.torch, self.python_version = subprocess.run(
-            [str(self.python), "-c", probe], check=True, capture_output=True, text=True
-        ).stdout.split()
-        self.size_mb = sum(path.stat().st_size for path in self.folder.rglob("*") if path.is_file()) // 2**20
-        log(f"torch {self.torch} on Python {self.python_version}, {self.size_mb} MB")
-
-    def __exit__(self, *exc: object) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.probe()
 
     def check(self, block: CodeBlock, run_on: str) -> tuple[str, str]:
         """Run (or, for a block that needs what this machine lacks, name-check) one block; return outcome and detail."""

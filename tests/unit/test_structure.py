@@ -6,26 +6,34 @@ import ast
 
 from tests.conftest import PROJECT_DIR
 
-# Stages in the order data flows; a module may import only modules listed before it.
+# Stages in the order data flows, as dotted paths inside `macros` (`api.catalog` is macros/api/catalog.py); a module may
+# import only modules listed before it.
 ORDER = (
-    "yamlfile", "markup", "urls", "model", "sanitize", "schema", "loading", "indexes", "joins",
-    "exports", "generate", "registry", "build", "page_macros", "highlighting", "searching", "forking", "preview", "watching", "hooks", "check", "example_worker", "examples", "__init__",
+    "yamlfile", "markup", "urls", "model", "sanitize", "schema", "loading", "api.catalog", "api.reference", "api.truth",
+    "indexes", "joins", "exports", "generate", "registry", "build", "page_macros", "highlighting", "searching", "forking",
+    "preview", "watching", "hooks", "check", "example_worker", "release_env", "examples", "api.worker", "api.extract",
+    "api.index", "api.__init__", "__init__",
 )  # fmt: skip
+MACROS = PROJECT_DIR / "macros"
 
 
 def _imports(module: str) -> set[str]:
-    """The package modules that `macros/<module>.py` imports."""
-    tree = ast.parse((PROJECT_DIR / "macros" / f"{module}.py").read_text(encoding="utf-8"))
+    """The package modules that macros/<module as a path>.py imports, as dotted paths inside `macros`."""
+    path = MACROS.joinpath(*module.split(".")).with_suffix(".py")
+    package = module.split(".")[:-1]  # where a relative import starts
     found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.level == 1 or (node.module or "").startswith("macros")):
-            name = (node.module or "").removeprefix("macros").lstrip(".")
-            found.update([name] if name else [alias.name for alias in node.names])
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom) or not (node.level or (node.module or "").startswith("macros")):
+            continue
+        base = package[: len(package) - node.level + 1] if node.level else []
+        named = (node.module or "").removeprefix("macros").lstrip(".").split(".") if node.module else []
+        target = ".".join([*base, *[part for part in named if part]])
+        found.update([target] if node.module else [f"{target}.{alias.name}".lstrip(".") for alias in node.names])
     return found
 
 
 def test_every_module_has_a_stage():
-    assert {path.stem for path in (PROJECT_DIR / "macros").glob("*.py")} == set(ORDER)
+    assert {".".join(path.relative_to(MACROS).with_suffix("").parts) for path in MACROS.rglob("*.py")} == set(ORDER)
 
 
 def test_imports_only_point_to_earlier_stages():

@@ -1,0 +1,112 @@
+"""The API index: intervals, removals, returns, parameter histories and reproducible files, from hand-made surfaces."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from macros.api.extract import encode, read_surface, store
+from macros.api.index import build_index, encode_index, flat_names, intervals
+
+RELEASES = ["1.0", "1.1", "1.2", "1.3", "1.4"]
+
+
+def surface(version: str, names: dict, modules: dict | None = None) -> dict:
+    """A surface as the extraction stores it."""
+    provenance = {"release": version, "torch": f"{version}.0", "python": "3.11.7", "date": "2026-01-01"}
+    return {"provenance": provenance, "modules": modules or {"pkg": None}, "names": names}
+
+
+def fn(*params: list, raises: bool = False, origin: str | None = None) -> dict:
+    """A function record with its parameters as [name, kind, default]."""
+    record = {"kind": "function", "params": [list(p) for p in params], "sig": "signature"}
+    if raises:
+        record["raises"] = True
+    if origin:
+        record["origin"] = origin
+    return record
+
+
+X, Y1, Y2 = ("x", "positional_or_keyword", None), ("y", "positional_or_keyword", "1"), ("y", "positional_or_keyword", "2")
+SURFACES = {
+    "1.0": surface(
+        "1.0", {"pkg.kept": fn(X), "pkg.gone": fn(X), "pkg.back": fn(X), "pkg.f": fn(X), "pkg.C": {"kind": "constant", "type": "int"}}
+    ),
+    "1.1": surface("1.1", {"pkg.kept": fn(X), "pkg.gone": fn(X), "pkg.f": fn(X, Y1), "pkg.C": {"kind": "constant", "type": "int"}}),
+    "1.2": surface(
+        "1.2",
+        {"pkg.kept": fn(X), "pkg.back": fn(X), "pkg.f": fn(X, Y2), "pkg.new": fn(), "pkg.alias": fn(origin="pkg.new"), "pkg.opt.g": fn()},
+        {"pkg": None, "pkg.opt": None},
+    ),
+    # 1.3 not measured: a gap
+    "1.4": surface(
+        "1.4",
+        {"pkg.kept": fn(X), "pkg.back": fn(X), "pkg.f": fn(X, Y2, raises=True), "pkg.new": fn(), "pkg.alias": fn(origin="pkg.new")},
+        {"pkg": None, "pkg.opt": "ImportError"},  # its names are unknown in 1.4, not removed
+    ),
+}
+
+
+def test_intervals():
+    assert intervals([True, True, True]) == [0]
+    assert intervals([False, True, False, False]) == [1, 2]
+    assert intervals([True, False, True]) == [0, 1, 2]
+    assert intervals([False, False]) == []
+
+
+def test_since_removed_and_returning_names():
+    names = flat_names(build_index(SURFACES, RELEASES))
+    assert names["pkg.kept"]["v"] == [0]
+    assert names["pkg.gone"]["v"] == [0, 2]  # first release without it: 1.2
+    assert names["pkg.back"]["v"] == [0, 1, 2]  # removed in 1.1, back in 1.2
+    assert names["pkg.new"]["v"] == [2]
+    assert names["pkg.opt.g"]["v"] == [2]  # pkg.opt failed to import in 1.4: not a removal
+
+
+def test_a_function_that_only_raises_counts_as_removed():
+    entry = flat_names(build_index(SURFACES, RELEASES))["pkg.f"]
+    assert entry["v"] == [0, 4]
+    assert entry["x"] == [4]
+
+
+def test_parameter_added_and_default_changed():
+    entry = flat_names(build_index(SURFACES, RELEASES))["pkg.f"]
+    assert entry["p"] == {"y": {"v": [1], "d": [[1, "1"], [2, "2"]]}}
+    assert "p" not in flat_names(build_index(SURFACES, RELEASES))["pkg.kept"]  # no history: not listed
+
+
+def test_kinds_aliases_modules_and_measured_releases():
+    index = build_index(SURFACES, RELEASES)
+    names = flat_names(index)
+    assert index["kinds"][names["pkg.C"]["k"]] == "constant:int"
+    assert index["kinds"][names["pkg.kept"]["k"]] == "function"
+    assert names["pkg.alias"]["a"] == "pkg.new"
+    assert "a" not in names["pkg.new"]
+    assert names["pkg.opt"]["e"] == [[4, "ImportError"]]
+    assert index["measured"][3] is None
+    assert index["measured"][4] == {"torch": "1.4.0", "python": "3.11.7"}
+    assert index["names"]["pkg"]["kept"] == names["pkg.kept"]  # grouped by parent path
+
+
+def test_index_bytes_are_reproducible():
+    first = encode_index(build_index(SURFACES, RELEASES))
+    second = encode_index(build_index(json.loads(json.dumps(SURFACES)), list(RELEASES)))
+    assert first == second
+    assert json.loads(first)["format"] == 1
+
+
+def test_surface_file_is_deterministic_and_kept_when_only_the_date_changes(tmp_path):
+    document = SURFACES["1.0"]
+    data = encode(document)
+    assert data == encode(json.loads(json.dumps(document)))
+    assert data[4:8] == b"\0\0\0\0"  # gzip mtime 0
+    assert json.loads(gzip.decompress(data)) == document
+    path = tmp_path / "1.0.json.gz"
+    assert store(document, path)
+    assert read_surface(path) == document
+    redated = {**document, "provenance": {**document["provenance"], "date": "2027-05-05"}}
+    assert not store(redated, path)  # equal but for the date: the file is left untouched
+    assert path.read_bytes() == data
+    changed = {**redated, "names": {**document["names"], "pkg.extra": fn()}}
+    assert store(changed, path)
+    assert read_surface(path)["provenance"]["date"] == "2027-05-05"

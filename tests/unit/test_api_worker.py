@@ -1,0 +1,280 @@
+"""The API worker, run for real with this Python on a small package made in a temporary folder."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from macros.api.extract import measure
+from macros.api.worker import docstring_parameters
+from macros.release_env import interpreter
+
+FILES = {
+    "fakepkg/__init__.py": '''
+        """A package with an __all__, re-exports, aliases, a class, a removed function and a builtin."""
+        from __future__ import division
+        import os
+        from builtins import iter as iterate
+        from builtins import max as maximum
+
+        from typing import Union
+
+        from .sub import helper
+        from ._private import Hidden as Hidden
+
+        __all__ = ["public_fn", "Thing", "alias_fn", "VERSION", "maximum", "iterate", "removed_fn", "abstract_fn", "Hidden"]
+        VERSION = "1.0"
+        Number = Union[int, float]
+        print("noise on stdout while importing")
+
+
+        def public_fn(a, b=2, *args, c=None, **kw):
+            return a
+
+
+        alias_fn = public_fn
+
+
+        def removed_fn(x):
+            """Removed in 1.3."""
+            raise RuntimeError("removed: use public_fn")
+
+
+        def abstract_fn(x):
+            raise NotImplementedError
+
+
+        def _private_fn():
+            pass
+
+
+        class Thing:
+            """A class with members of every kind."""
+
+            limit = 3
+
+            def __init__(self, size, *, name="t"):
+                self._size = size
+
+            def run(self, x, y=1):
+                return x
+
+            @property
+            def size(self):
+                return self._size
+
+            @staticmethod
+            def make(n):
+                return Thing(n)
+
+            @classmethod
+            def build(cls, n, scale=2.0):
+                return cls(n)
+
+            def solve(self, other):
+                from fakepkg._private import gone
+
+                return gone(self, other)
+    ''',
+    "fakepkg/__init__.pyi": """
+        from typing import overload
+
+        @overload
+        def maximum(input: int, other: int, *, out: int = None) -> int: ...
+        @overload
+        def maximum(input: int, *, dim: int = -1, keepdim: bool = False) -> int: ...
+    """,
+    "fakepkg/_private.py": """
+        class _Base:
+            def inherited(self, z):
+                return z
+
+
+        class Hidden(_Base):
+            pass
+
+
+        def gone(*args):
+            raise RuntimeError("gone")
+    """,
+    "fakepkg/sub/__init__.py": """
+        import os
+        import sys
+        from typing import List
+
+        import fakepkg._private
+
+
+        def helper(x: List[int], flag=object(), where=os, home=os.path.join(sys.prefix, "share"), modes=frozenset({"rb", "wb", "ab", "xb"})):
+            return x
+    """,
+    "fakepkg/sub/deep.py": """
+        from fakepkg._private import _Base
+
+
+        class Base(_Base):
+            def own(self):
+                pass
+
+
+        class Child(Base):
+            def extra(self, q=None):
+                pass
+    """,
+    "fakepkg/broken.py": 'raise ImportError("needs a library that is not installed")\n',
+    "fakepkg/crashes.py": "import os\n\nos._exit(3)\n",
+    "fakepkg/tests/__init__.py": "",
+    "fakepkg/tests/test_fake.py": "def test_x():\n    pass\n",
+    "fakepkg/sub/test_helpers.py": "X = 1\n",
+}
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory) -> Path:
+    """The folder holding the fake package."""
+    root = tmp_path_factory.mktemp("fake")
+    for relative, text in FILES.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def surface(package) -> dict:
+    """The worker's surface of the fake package, measured with this Python."""
+    return measure(Path(sys.executable), "fakepkg", path=package, cwd=package, timeout=120)
+
+
+def test_public_modules_are_walked_and_failures_kept(surface):
+    assert surface["modules"] == {
+        "fakepkg": None,
+        "fakepkg.broken": "ImportError",
+        "fakepkg.crashes": "crashed",  # it killed the process: measured again without it
+        "fakepkg.sub": None,
+        "fakepkg.sub.deep": None,
+    }  # no fakepkg._private, no fakepkg.tests, no fakepkg.sub.test_helpers
+
+
+def test_names_kinds_and_origins(surface):
+    names = surface["names"]
+    assert names["fakepkg.VERSION"] == {"kind": "constant", "type": "str"}
+    assert names["fakepkg.public_fn"]["kind"] == "function"
+    assert "origin" not in names["fakepkg.public_fn"]
+    assert names["fakepkg.alias_fn"]["origin"] == "fakepkg.public_fn"
+    assert names["fakepkg.helper"]["origin"] == "fakepkg.sub.helper"
+    assert names["fakepkg.helper"]["listed"] is False  # public, but not in __all__
+    assert names["fakepkg.Hidden"]["origin"] == "fakepkg._private.Hidden"
+    assert names["fakepkg.sub"] == {"kind": "module", "listed": False}
+    assert names["fakepkg.maximum"]["kind"] == "builtin"
+    assert "fakepkg.os" not in names  # imported from outside the package
+    assert "fakepkg.sub.List" not in names
+    assert "fakepkg.division" not in names  # a __future__ feature
+    assert "fakepkg.Number" not in names  # a typing alias: an instance of a type from outside the package
+    assert "fakepkg.sub.fakepkg" not in names  # `import fakepkg._private` in fakepkg.sub: an import, not a module there
+    assert "fakepkg._private_fn" not in names
+    assert not [name for name in names if "._private." in name or name.startswith("fakepkg.tests")]
+
+
+def test_parameters_from_signature_and_stub(surface):
+    names = surface["names"]
+    assert names["fakepkg.public_fn"]["params"] == [
+        ["a", "positional_or_keyword", None],
+        ["b", "positional_or_keyword", "2"],
+        ["args", "var_positional", None],
+        ["c", "keyword_only", "None"],
+        ["kw", "var_keyword", None],
+    ]
+    assert names["fakepkg.public_fn"]["sig"] == "signature"
+    assert names["fakepkg.sub.helper"]["params"][1:] == [  # no memory address, no path of the machine
+        ["flag", "positional_or_keyword", "<object object>"],
+        ["where", "positional_or_keyword", "<module 'os'>"],
+        ["home", "positional_or_keyword", "'<prefix>/share'"],
+        ["modes", "positional_or_keyword", "frozenset({'ab', 'rb', 'wb', 'xb'})"],  # not in this run's hash order
+    ]
+    assert names["fakepkg.maximum"]["sig"] == "stub"  # no signature for the builtin: read from __init__.pyi
+    assert names["fakepkg.maximum"]["overloads"] == 2
+    assert names["fakepkg.maximum"]["params"] == [
+        ["input", "positional_or_keyword", None],
+        ["other", "positional_or_keyword", None],
+        ["out", "keyword_only", "None"],
+        ["dim", "keyword_only", "-1"],
+        ["keepdim", "keyword_only", "False"],
+    ]
+    # no signature and no stub: the `iter(iterable) -> iterator` lines of its docstring, two overloads merged
+    assert names["fakepkg.iterate"]["sig"] == "docstring"
+    assert names["fakepkg.iterate"]["params"] == [
+        ["iterable", "positional_or_keyword", None],
+        ["callable", "positional_or_keyword", None],
+        ["sentinel", "positional_or_keyword", None],
+    ]
+    assert names["fakepkg.Thing"]["params"] == [["size", "positional_or_keyword", None], ["name", "keyword_only", "'t'"]]
+
+
+def test_class_members(surface):
+    names = surface["names"]
+    assert names["fakepkg.Thing.run"] == {
+        "kind": "method",
+        "params": [["x", "positional_or_keyword", None], ["y", "positional_or_keyword", "1"]],
+        "sig": "signature",
+    }
+    assert names["fakepkg.Thing.size"] == {"kind": "property"}
+    assert names["fakepkg.Thing.limit"] == {"kind": "constant", "type": "int"}
+    assert names["fakepkg.Thing.make"]["kind"] == "staticmethod"
+    assert names["fakepkg.Thing.make"]["params"] == [["n", "positional_or_keyword", None]]
+    assert names["fakepkg.Thing.build"]["params"] == [["n", "positional_or_keyword", None], ["scale", "positional_or_keyword", "2.0"]]
+    # a private base's members show once, on its heir: of the public subclasses (Hidden and deep.Base), the nearest
+    # with the shortest path; a public base keeps its own members (deep.Child does not repeat `own`)
+    assert names["fakepkg.Hidden.inherited"]["origin"] == "fakepkg._private._Base.inherited"
+    assert names["fakepkg.sub.deep.Base"]["bases"] == ["fakepkg._private._Base"]
+    assert "fakepkg.sub.deep.Base.inherited" not in names
+    assert "fakepkg.sub.deep.Child.own" not in names
+    assert "fakepkg.sub.deep.Child.inherited" not in names
+    assert "fakepkg.sub.deep.Child.extra" in names
+
+
+def test_functions_that_only_raise_are_flagged(surface):
+    names = surface["names"]
+    assert names["fakepkg.removed_fn"]["raises"] is True
+    assert names["fakepkg.Thing.solve"]["raises"] is True  # returns a call to a function that only raises
+    assert "raises" not in names["fakepkg.abstract_fn"]  # NotImplementedError: an abstract method, not a removal
+    assert "raises" not in names["fakepkg.public_fn"]
+
+
+def test_provenance(surface):
+    assert surface["package"] == "fakepkg"
+    assert surface["stubs"] == ["fakepkg/__init__.pyi"]
+    assert surface["tool"]
+
+
+def test_the_worker_runs_on_the_oldest_python_of_the_releases(package, surface):
+    try:
+        oldest = interpreter("1.0")  # Python 3.7, for torch 1.0 to 1.4
+    except SystemExit:
+        pytest.skip("no pyenv Python 3.7 on this machine")
+    measured = measure(oldest, "fakepkg", path=package, cwd=package, timeout=120)
+    assert measured["python"].startswith("3.7.")
+    assert measured["names"] == surface["names"]
+    assert measured["modules"] == surface["modules"]
+
+
+class FftLike:
+    """Stands for torch.fft.fft: a builtin whose __name__ (`fft_fft`) is not the name its docstring uses."""
+
+    __name__ = "fft_fft"
+    __doc__ = "\nfft(input, n=None, dim=-1, norm=None, *, out=None) -> Tensor\n\nComputes the one dimensional DFT.\n"
+
+
+def test_docstring_signatures_under_the_public_name():
+    expected = [
+        ["input", "positional_or_keyword", None],
+        ["n", "positional_or_keyword", "None"],
+        ["dim", "positional_or_keyword", "-1"],
+        ["norm", "positional_or_keyword", "None"],
+        ["out", "keyword_only", "None"],
+    ]
+    assert docstring_parameters(FftLike(), "fft") == [expected]
+    assert docstring_parameters(FftLike(), "ifft") == []
