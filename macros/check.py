@@ -1,8 +1,10 @@
 """Check the data without building the site: `python -m macros.check [--record-published] [data-dir]`.
 
 Prints every mistake as `file:line: field: message` (a broken published URL among them), then the
-features followed across several releases and any likely duplicate ids (one feature under two ids),
-and exits non-zero on either. `--record-published` adds the URLs the site now serves to the registry.
+features followed across several releases, any likely duplicate ids (one feature under two ids) and
+any `torch.…` name an entry cites that the measured API index says its release did not have (the
+truth check, macros/api/truth.py), and exits non-zero on any of them. `--record-published` adds the
+URLs the site now serves to the registry.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .api.catalog import load_catalog
+from .api.truth import contradictions
 from .build import generate_checked
 from .joins import likely_duplicates
 from .registry import REGISTRY_NAME, write_registry
@@ -28,6 +32,7 @@ def main(argv: list[str]) -> int:
         if record:
             print(f"{write_registry(data_dir, site.published)} URLs added to {data_dir / REGISTRY_NAME}")
             return 0
+        catalog = load_catalog(data_dir)
     except DataErrors as errors:
         print(errors, file=sys.stderr)
         return 1
@@ -39,6 +44,19 @@ def main(argv: list[str]) -> int:
     print(f"{len(joined)} features followed across several releases:")
     for lifecycle in joined:
         print(f"  {lifecycle.id}: " + " -> ".join(f"{s.stage} {s.version}" for s in lifecycle.stages))
+    failed = False
+    if catalog is None:
+        print("no API index yet (data/api/index.json): run `make api` to measure the releases; cited names not checked")
+    else:
+        contradicted = contradictions(atlas, catalog)
+        if contradicted:
+            print(f"{len(contradicted)} cited names that the measured API index contradicts (fix the text, or list a name", file=sys.stderr)
+            print("the entry cites on purpose in its `absent_apis`):", file=sys.stderr)
+            for contradiction in contradicted:
+                print(f"  {contradiction}", file=sys.stderr)
+            failed = True
+        else:
+            print(f"every torch name the entries cite is in the API of its release ({len(catalog.releases) - len(catalog.gaps)} measured)")
     duplicates = likely_duplicates(atlas)
     if duplicates:
         print(f"{len(duplicates)} likely duplicate ids: give one feature one id (old ids in `aliases`),", file=sys.stderr)
@@ -46,7 +64,7 @@ def main(argv: list[str]) -> int:
         for duplicate in duplicates:
             print(f"  {duplicate}", file=sys.stderr)
         return 1
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

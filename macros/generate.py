@@ -12,6 +12,8 @@ from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, Stric
 from packaging.version import Version
 
 from . import exports, indexes, urls
+from .api.catalog import ApiCatalog, empty_catalog
+from .api.reference import HtmlSlots, Reference, cited_apis, mentions_json, published_index, reference_pages
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
 from .yamlfile import DataError, DataErrors
@@ -24,7 +26,8 @@ TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 class GeneratedSite:
     """What one build generates from the data: Markdown pages and other files keyed by their path under docs/,
     the navigation, the Markdown tables that hand-written pages insert with macros (keyed by macro name), and
-    every URL and anchor the site serves (from the site root, as the registry records them)."""
+    every URL and anchor the site serves (from the site root, as the registry records them), and the finished HTML
+    that pages show in place of their slot markers."""
 
     atlas: Atlas
     lifecycles: dict[str, indexes.Lifecycle]
@@ -33,6 +36,7 @@ class GeneratedSite:
     nav: list
     fragments: dict[str, str]
     published: frozenset[str]
+    slots: HtmlSlots
 
 
 def badge_maker(labels: Labels) -> Callable[[str], str]:
@@ -96,8 +100,9 @@ def template_environment() -> Environment:
     return env
 
 
-def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> GeneratedSite:
-    """Every generated page and file for this data, keyed by path relative to the docs directory."""
+def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog: ApiCatalog | None = None) -> GeneratedSite:
+    """Every generated page and file for this data (and the measured API index, when there is one), keyed by path
+    relative to the docs directory."""
     env = template_environment()
     env.filters["badge"] = badge_maker(atlas.labels)  # set per build: the labels are data
     env.filters["shown"] = atlas.labels.shown
@@ -115,6 +120,13 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
     def render(template: str, **context: object) -> str:
         return env.get_template(template).render(**common, **context)
 
+    catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
+    reference = Reference(catalog)
+    # Releases measured, and whose release before was too: what they changed in the API is known.
+    pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)
+    measured = [version for version, before, found in pairs if before and found]
+    api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
+
     pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
     for index, release in enumerate(atlas.releases):
         pages[urls.release_doc(release.version)] = render(
@@ -124,6 +136,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
             moved=moved[release.version],
             previous=atlas.releases[index - 1] if index else None,
             next=atlas.releases[index + 1] if index + 1 < len(atlas.releases) else None,
+            api_changes=api_changes.get(release.version),
         )
     by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
     sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
@@ -143,7 +156,9 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
     files = {urls.feature_badge(lc.id): exports.feature_badge(lc, atlas.labels.shown(lc.latest.stage)) for lc in lifecycles.values()}
     for lifecycle in lifecycles.values():
         if lifecycle.has_history:
-            pages[urls.feature_doc(lifecycle.id)] = render("feature.md.j2", lifecycle=lifecycle, site_url=site_url)
+            apis = cited_apis(reference, _entry_texts(atlas, lifecycle))
+            page = render("feature.md.j2", lifecycle=lifecycle, site_url=site_url, apis=apis, reference=reference)
+            pages[urls.feature_doc(lifecycle.id)] = page
         else:  # mentioned by one release only: the feature's own address leads to that entry
             redirect = urls.feature_redirect(lifecycle.id)
             files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(lifecycle.doc_path))
@@ -154,7 +169,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
         versions=indexes.release_columns(atlas),
     )
     pages[urls.UPGRADE] = render(
-        "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas)
+        "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas), api_changes=api_changes
     )
     pages[urls.PLATFORMS] = render(
         "platforms.md.j2",
@@ -164,7 +179,11 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
         libraries=indexes.companion_libraries(atlas),
         companion_lookup=indexes.companion_lookup(atlas),
     )
+    slots = HtmlSlots()
+    pages |= reference_pages(reference, render, slots)
+    files[urls.API_INDEX] = published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA))
     files |= {
+        urls.API_MENTIONS: mentions_json(atlas),
         urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
         urls.FEED: exports.atom_feed(atlas, site_url=site_url),
         **exports.schema_files(),
@@ -176,10 +195,28 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "") -> Gener
         "release_table": render("_release_table.md.j2", root=""),
         "label_schemes": render("_label_schemes.md.j2"),
         "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
+        "api_lookup": render("_api_lookup.md.j2", up=""),
     }
     return GeneratedSite(
-        atlas=atlas, lifecycles=lifecycles, pages=pages, files=files, nav=build_nav(atlas), fragments=fragments, published=published
+        atlas=atlas,
+        lifecycles=lifecycles,
+        pages=pages,
+        files=files,
+        nav=build_nav(atlas),
+        fragments=fragments,
+        published=published,
+        slots=slots,
     )
+
+
+def _entry_texts(atlas: Atlas, lifecycle: indexes.Lifecycle) -> list[str]:
+    """The title, summary and details of every entry about a feature, oldest first."""
+    found = []
+    for stage in lifecycle.stages:
+        release = atlas.release(stage.version)
+        item = release.feature(lifecycle.id) or release.change(lifecycle.id)
+        found += [item.title, item.summary, getattr(item, "details", None) or ""]
+    return found
 
 
 def _check_front_matter(pages: dict[str, str]) -> None:
@@ -226,6 +263,7 @@ def build_nav(atlas: Atlas) -> list:
                 {"Platforms": urls.PLATFORMS},
             ]
         },
+        {"API reference": urls.REFERENCE_INDEX},
         {"About": urls.ABOUT},
         {"Contributing": urls.CONTRIBUTING},
     ]

@@ -86,8 +86,9 @@ def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) ->
 
 
 def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
-    """Pass every page's HTML through the allowlist sanitizer before the theme wraps it."""
-    html = sanitize(html)
+    """Put finished HTML in place of its slot markers, then pass every page's HTML through the allowlist sanitizer
+    before the theme wraps it."""
+    html = sanitize(_generated.slots.fill(html))
     preview.converted(page, html)
     return html
 

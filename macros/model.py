@@ -153,6 +153,7 @@ class Feature:
     details: str | None = None
     example: Example | None = None
     aliases: tuple[str, ...] = ()
+    absent_apis: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +174,7 @@ class Change:
     before_raises: str | None = None
     after_raises: str | None = None
     aliases: tuple[str, ...] = ()
+    absent_apis: tuple[str, ...] = ()
 
     @property
     def kind_label(self) -> str:

@@ -36,6 +36,11 @@ def topic_table(site: GeneratedSite) -> str:
     return site.fragments["topic_table"]
 
 
+def api_lookup(site: GeneratedSite) -> str:
+    """The box that answers "which release has torch.X?" from the measured API index."""
+    return site.fragments["api_lookup"]
+
+
 def latest_release(site: GeneratedSite) -> str:
     """The newest covered release, such as `2.14`."""
     return site.atlas.newest_first[0].version
@@ -97,6 +102,7 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     release_table: None,
     label_schemes: None,
     topic_table: None,
+    api_lookup: None,
     latest_release: None,
     oldest_release: None,
     count: _counts,

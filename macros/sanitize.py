@@ -11,7 +11,8 @@ import nh3
 
 ALLOWED_TAGS = frozenset(
     {"a", "abbr", "blockquote", "br", "button", "code", "dd", "del", "details", "div", "dl", "dt", "em", "form", "hr"}
-    | {"h1", "h2", "h3", "h4", "h5", "h6", "img", "kbd", "label", "li", "mark", "nav", "ol", "option", "output", "p", "pre", "section"}
+    | {"h1", "h2", "h3", "h4", "h5", "h6", "img", "input", "kbd", "label", "li", "mark", "nav", "ol", "option", "output", "p", "pre"}
+    | {"section"}
     | {"select", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul"}
 )
 ALLOWED_ATTRIBUTES = {
@@ -22,6 +23,8 @@ ALLOWED_ATTRIBUTES = {
     "button": {"type"},
     "details": {"open"},
     "form": {"method"},
+    "input": {"type", "name", "autocomplete", "spellcheck", "placeholder"},
+    "label": {"for"},
     "option": {"value", "selected"},
     "output": {"name"},
     "select": {"name"},

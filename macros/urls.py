@@ -15,11 +15,15 @@ UPGRADE = "upgrade.md"
 PLATFORMS = "platforms.md"
 ABOUT = "about.md"
 CONTRIBUTING = "contributing.md"
+REFERENCE_INDEX = "reference/index.md"
 HAND_WRITTEN = (HOME, ABOUT, CONTRIBUTING)
 
 FEED = "feed.xml"
 RELEASES_JSON = "api/releases.json"
 RELEASE_SCHEMA = "api/release.schema.json"
+API_INDEX = "api/api-index.json"
+API_INDEX_SCHEMA = "api/api-index.schema.json"
+API_MENTIONS = "api/api-mentions.json"
 THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
 # What MkDocs and the theme write at the top of the site, beside the pages and files the data generates.
 THEME_OUTPUTS = ("404.html", "sitemap.xml", "sitemap.xml.gz", "assets/", "search/")
@@ -54,6 +58,16 @@ def feature_redirect(feature_id: str) -> str:
 def feature_badge(feature_id: str) -> str:
     """A feature's SVG status badge."""
     return f"features/{feature_id}/badge.svg"
+
+
+def reference_doc(module: str) -> str:
+    """The page of one public module of torch: `reference/torch.nn.functional.md`."""
+    return f"reference/{module}.md"
+
+
+def reference_changes(version: str) -> str:
+    """The page listing the public names a release added and removed."""
+    return f"reference/releases/{version}.md"
 
 
 def schema_file(name: str) -> str:

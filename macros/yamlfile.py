@@ -102,9 +102,9 @@ class YamlDocument:
         return None
 
 
-def read_data_bytes(path: Path, display_name: str, inside: Path) -> tuple[bytes | None, list[DataError]]:
+def read_data_bytes(path: Path, display_name: str, inside: Path, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, list[DataError]]:
     """The bytes of a data file, read only if it is a regular file within the folder `inside` (links are followed
-    only that far) and no larger than data files may be; otherwise None and the error that says why."""
+    only that far) and no larger than `limit`; otherwise None and the error that says why."""
     try:
         resolved = path.resolve(strict=True)
         if not resolved.is_relative_to(inside.resolve()):
@@ -114,19 +114,19 @@ def read_data_bytes(path: Path, display_name: str, inside: Path) -> tuple[bytes 
         status = resolved.stat()
         if not stat.S_ISREG(status.st_mode):
             return None, [DataError(display_name, "not a regular file (a folder, device or pipe); data files are plain files")]
-        if status.st_size > MAX_FILE_BYTES:
-            return None, [_too_large(display_name, status.st_size)]
+        if status.st_size > limit:
+            return None, [_too_large(display_name, status.st_size, limit)]
         with resolved.open("rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
+            raw = file.read(limit + 1)
     except (OSError, RuntimeError) as exc:  # RuntimeError: a loop of links
         return None, [DataError(display_name, f"the file cannot be read: {getattr(exc, 'strerror', None) or exc}")]
-    if len(raw) > MAX_FILE_BYTES:
-        return None, [_too_large(display_name, len(raw))]
+    if len(raw) > limit:
+        return None, [_too_large(display_name, len(raw), limit)]
     return raw, []
 
 
-def _too_large(display_name: str, size: int) -> DataError:
-    return DataError(display_name, f"the file has {size:,} bytes; data files may have at most {MAX_FILE_BYTES:,}")
+def _too_large(display_name: str, size: int, limit: int = MAX_FILE_BYTES) -> DataError:
+    return DataError(display_name, f"the file has {size:,} bytes; this file may have at most {limit:,}")
 
 
 def read_yaml(path: Path, display_name: str, inside: Path) -> tuple[YamlDocument | None, list[DataError]]:

@@ -20,11 +20,13 @@ def test_benchmark_writes_every_figure_and_budget(tmp_path):
     row = re.search(r"^\| 2 \| (.+) \|$", report, re.MULTILINE)
     assert row, report
     assert len(row.group(1).split(" | ")) == 13, row.group(0)  # every column after the size is filled
-    real = re.search(r"^\| (\d+\.\d\d) \| (\d+) \| (.+) \|$", report, re.MULTILINE)
-    assert real and len(real.group(3).split(" | ")) == 5, report  # the real data's build, memory and weights
+    real = re.search(r"^\| (\d+\.\d\d) \| (\d+\.\d\d) \| (\d+\.\d\d) \| (\d+) \| (.+) \|$", report, re.MULTILINE)
+    assert real and len(real.group(5).split(" | ")) == 5, report  # the real data's builds with and without the API, memory, weights
+    assert re.search(r"^API lookup: data \d+ KB gzip .* ms\.$", report, re.MULTILINE), report
     for edits in ("data edits", "template edits"):  # when the page was painted, and when Playwright found the text
         assert re.search(rf"^Serve, {edits} .*: painted \d+\.\d\d s; found by Playwright \d+\.\d\d s\.$", report, re.MULTILINE), edits
     budgets = ("1.05x the stack floor", "data edit visible", "template edit", "under 100 KB gzip", "under 1 MB gzip")
+    budgets += ("with the API reference at most 2x", "lookup's data at most 400 KB gzip", "answers within 50 ms")
     for budget in budgets:
         assert re.search(rf"^\| [^|]*{re.escape(budget)}[^|]* \| (Met|Missed): ", report, re.MULTILINE), budget
     assert re.search(r"^\| Lighthouse, mobile[^|]* \| Not measured: `--lighthouse-runs 0` \|$", report, re.MULTILINE)

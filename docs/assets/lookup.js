@@ -1,0 +1,234 @@
+/* PyTorch Release Atlas: "which release has torch.X?" — answered in the browser from the site's own API index.
+   Takes a dotted name, a part of one, or a pasted error; writes answers with textContent only (names and titles are
+   data, never markup); keeps the question in the URL (?q=) so an answer can be linked. */
+(function () {
+  "use strict";
+
+  const SHOWN_MENTIONS = 4; // entries of the atlas that cite a name, shown under it (oldest first)
+  let loaded = null; // a promise of {index, mentions, paged}
+
+  function load(form) {
+    if (!loaded) {
+      const get = function (url) { return fetch(url).then(function (r) { if (!r.ok) { throw new Error(url); } return r.json(); }); };
+      loaded = Promise.all([get(form.dataset.index), get(form.dataset.mentions)]).then(function (found) {
+        return prepare(found[0], found[1]);
+      });
+      loaded.catch(function () { loaded = null; });
+    }
+    return loaded;
+  }
+
+  // The index groups names by parent path; flatten it once, and note which modules have a page of the reference.
+  function prepare(index, mentions) {
+    const names = new Map();
+    const listedChildren = new Map();
+    Object.keys(index.names).forEach(function (parent) {
+      const leaves = index.names[parent];
+      Object.keys(leaves).forEach(function (leaf) {
+        const entry = leaves[leaf];
+        const path = parent ? parent + "." + leaf : leaf;
+        names.set(path, entry);
+        const kind = index.kinds[entry.k];
+        if (!(kind === "module" && entry.a)) { listedChildren.set(parent, true); }
+      });
+    });
+    const paged = new Set();
+    names.forEach(function (entry, path) {
+      if (index.kinds[entry.k] === "module" && !entry.a && listedChildren.has(path)) { paged.add(path); }
+    });
+    return { index: index, names: names, mentions: mentions, paged: paged, sorted: Array.from(names.keys()).sort() };
+  }
+
+  // What the question asks: {name}, {name, param}, {owner, attr} (an attribute of an object of a class), or {text}.
+  function parse(question) {
+    const q = question.trim();
+    let m = q.match(/module '([\w.]+)' has no attribute '(\w+)'/);
+    if (m) { return { name: m[1] + "." + m[2] }; }
+    m = q.match(/'(\w+)' object has no attribute '(\w+)'/);
+    if (m) { return { owner: m[1], attr: m[2] }; }
+    m = q.match(/cannot import name '(\w+)' from '([\w.]+)'/);
+    if (m) { return { name: m[2] + "." + m[1] }; }
+    m = q.match(/No module named '([\w.]+)'/);
+    if (m) { return { name: m[1] }; }
+    m = q.match(/([\w.]+)\(\) got an unexpected keyword argument '(\w+)'/);
+    if (m) { return { callable: m[1], param: m[2] }; }
+    const bare = q.replace(/^[`'"]+|[`'"]+$/g, "").replace(/\(.*$/, "");
+    if (/^[\w.]+$/.test(bare)) { return { name: bare }; }
+    return { text: bare };
+  }
+
+  function releaseAt(data, position) { return data.index.releases[position]; }
+
+  // Every fact about one name, as sentences.
+  function describe(data, path, entry) {
+    const v = entry.v || [];
+    const facts = [];
+    const kind = data.index.kinds[entry.k].replace("constant:", "constant of type ");
+    if (!v.length) {
+      facts.push(entry.x ? "only raises, from PyTorch " + releaseAt(data, entry.x[0]) : "never usable");
+    } else {
+      facts.push("available since PyTorch " + releaseAt(data, v[0]));
+      for (let i = 1; i < v.length; i += 2) {
+        facts.push("removed in " + releaseAt(data, v[i]) + (i + 1 < v.length ? ", back in " + releaseAt(data, v[i + 1]) : ""));
+      }
+      if (entry.x) { facts.push("only raises from " + releaseAt(data, entry.x[0])); }
+    }
+    return { path: path, kind: kind, facts: facts, entry: entry };
+  }
+
+  function parameterFacts(data, entry, param) {
+    const p = (entry.p || {})[param];
+    if (!p) { return null; }
+    const facts = [];
+    const v = p.v || [];
+    for (let i = 0; i < v.length; i += 2) {
+      facts.push("parameter " + param + " added in " + releaseAt(data, v[i]));
+      if (i + 1 < v.length) { facts.push("parameter " + param + " removed in " + releaseAt(data, v[i + 1])); }
+    }
+    (p.d || []).slice(1).forEach(function (change, n) {
+      facts.push("default of " + param + " changed from " + p.d[n][1] + " to " + change[1] + " in " + releaseAt(data, change[0]));
+    });
+    return facts;
+  }
+
+  function find(data, name) {
+    if (data.names.has(name)) { return name; }
+    if (data.names.has("torch." + name)) { return "torch." + name; }
+    return null;
+  }
+
+  function answer(data, question) {
+    const asked = parse(question);
+    const found = [];
+    if (asked.name) {
+      const path = find(data, asked.name);
+      if (path) { found.push(describe(data, path, data.names.get(path))); }
+    } else if (asked.owner) {
+      const suffix = "." + asked.owner + "." + asked.attr;
+      data.sorted.forEach(function (path) { if (path.endsWith(suffix)) { found.push(describe(data, path, data.names.get(path))); } });
+    } else if (asked.callable) {
+      // Callables with that name; those whose parameter has a history first, then torch's own name, then the shortest.
+      const suffix = "." + asked.callable;
+      const ranked = [];
+      data.sorted.forEach(function (path) {
+        if (path === asked.callable || path.endsWith(suffix)) {
+          const entry = data.names.get(path);
+          const described = describe(data, path, entry);
+          const facts = parameterFacts(data, entry, asked.param);
+          described.facts = facts || ["no change to parameter " + asked.param + " was measured: it was there in every release whose signature could be read"];
+          ranked.push([facts ? 0 : 1, path === "torch" + suffix ? 0 : 1, path.length, described]);
+        }
+      });
+      ranked.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
+      ranked.forEach(function (r) { found.push(r[3]); });
+    }
+    if (!found.length) {
+      const text = (asked.text || asked.name || asked.attr || asked.param || "").toLowerCase().replace(/^torch\./, "");
+      if (text.length >= 2) {
+        const ranked = [];
+        data.sorted.forEach(function (path) {
+          const lower = path.toLowerCase();
+          const at = lower.indexOf(text);
+          if (at >= 0) {
+            const leaf = lower.slice(lower.lastIndexOf(".") + 1);
+            ranked.push([leaf === text ? 0 : leaf.startsWith(text) ? 1 : 2, path.length, path]);
+          }
+        });
+        ranked.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : 1); });
+        ranked.slice(0, 20).forEach(function (r) { found.push(describe(data, r[2], data.names.get(r[2]))); });
+      }
+    }
+    return found;
+  }
+
+  // Where a name's row is: the page of the module it lives in, or of the module whose class it belongs to.
+  function pageOf(data, path, up) {
+    const cut = path.lastIndexOf(".");
+    const parent = path.slice(0, cut);
+    const leaf = path.slice(cut + 1);
+    const entry = data.names.get(path);
+    if (data.paged.has(parent) && !(data.index.kinds[entry.k] === "module" && entry.a)) {
+      return up + "reference/" + parent + "/#" + leaf;
+    }
+    const owner = data.names.get(parent);
+    const ownerCut = parent.lastIndexOf(".");
+    if (owner && data.index.kinds[owner.k] === "class" && data.paged.has(parent.slice(0, ownerCut))) {
+      return up + "reference/" + parent.slice(0, ownerCut) + "/#" + parent.slice(ownerCut + 1) + "." + leaf;
+    }
+    return null;
+  }
+
+  function element(tag, text, attributes) {
+    const node = document.createElement(tag);
+    if (text) { node.textContent = text; }
+    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    return node;
+  }
+
+  function show(data, box, question, up) {
+    box.replaceChildren();
+    const found = answer(data, question);
+    if (!found.length) {
+      box.append(element("p", "No public name of torch matches “" + question.trim() + "” in any release from " +
+        data.index.releases[0] + " to " + data.index.releases[data.index.releases.length - 1] + "."));
+      return;
+    }
+    const list = element("ul", "", { class: "atlas-lookup-results" });
+    found.forEach(function (item) {
+      const row = element("li");
+      const link = pageOf(data, item.path, up);
+      const name = element("code", item.path);
+      row.append(link ? (function () { const a = element("a", "", { href: link }); a.append(name); return a; })() : name);
+      row.append(element("span", " (" + item.kind + "): "));
+      row.append(element("strong", item.facts.join("; ")));
+      const mentions = data.mentions[item.path] || [];
+      mentions.slice(0, SHOWN_MENTIONS).forEach(function (mention) {
+        const cite = element("div", "", { class: "atlas-lookup-mention" });
+        cite.append(element("span", "PyTorch " + mention[0] + " (" + mention[2] + "): "));
+        cite.append(element("a", mention[3], { href: up + "releases/" + mention[0] + "/#" + mention[1] }));
+        row.append(cite);
+      });
+      if (mentions.length > SHOWN_MENTIONS) {
+        row.append(element("div", "… and " + (mentions.length - SHOWN_MENTIONS) + " more entries of the atlas", { class: "atlas-lookup-mention" }));
+      }
+      list.append(row);
+    });
+    box.append(list);
+  }
+
+  function setupLookup() {
+    document.querySelectorAll("form.atlas-lookup").forEach(function (form) {
+      if (form.dataset.ready) { return; }
+      form.dataset.ready = "1";
+      const input = form.querySelector("input");
+      const box = form.nextElementSibling;
+      const up = form.dataset.up || "";
+      const run = function (write) {
+        const question = input.value;
+        if (!question.trim()) { box.replaceChildren(); return; }
+        if (write) {
+          const params = new URLSearchParams(window.location.search);
+          params.set("q", question);
+          window.history.replaceState(window.history.state, "", window.location.pathname + "?" + params.toString() + window.location.hash);
+        }
+        box.setAttribute("aria-busy", "true");
+        load(form).then(function (data) {
+          show(data, box, question, up);
+          box.removeAttribute("aria-busy");
+        }, function () {
+          box.textContent = "The API index could not be loaded.";
+        });
+      };
+      form.addEventListener("submit", function (event) { event.preventDefault(); run(true); });
+      input.addEventListener("focus", function () { load(form); }, { once: true });
+      const asked = new URLSearchParams(window.location.search).get("q");
+      if (asked) { input.value = asked; run(false); }
+    });
+  }
+
+  if (typeof document$ !== "undefined") {
+    document$.subscribe(setupLookup);
+  } else {
+    document.addEventListener("DOMContentLoaded", setupLookup);
+  }
+})();

@@ -1,0 +1,223 @@
+"""The API reference as the site shows it: what to say of each measured name (since, removed, stubs, aliases, parameter
+history), which modules get a page, and what each release added and removed. Templates render what this gives."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .. import urls
+from ..markup import text_only, tokens
+from ..model import Atlas
+from .catalog import CLASS, MODULE, ApiCatalog, ApiName
+
+KIND_WORDS = {
+    "builtin": "function (C)",
+    "classmethod": "class method",
+    "staticmethod": "static method",
+    "dtype": "dtype",
+    "error": "exception",
+    "other": "object",
+}
+DOTTED_TORCH_NAME = re.compile(r"\btorch(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def kind_word(kind: str) -> str:
+    """A kind as a reader says it: `constant:int` -> `constant (int)`."""
+    if kind.startswith("constant:"):
+        return f"constant ({kind.partition(':')[2]})"
+    return KIND_WORDS.get(kind, kind)
+
+
+def _listed(name: ApiName) -> bool:
+    """Whether the reference lists a name: all but a module merely imported into another under a name of its own."""
+    return not (name.kind == MODULE and name.alias is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One name on a module page: its anchor, what is shown, and its release facts as (label, release or None)."""
+
+    anchor: str
+    shown: str
+    kind: str
+    since: tuple[str, str | None]
+    removed: tuple[str, str | None]
+    notes: tuple[str, ...]
+    alias: ApiName | None
+
+
+class Reference:
+    """What the site says about every measured name."""
+
+    def __init__(self, catalog: ApiCatalog) -> None:
+        self.catalog = catalog
+        self.gaps = set(catalog.gaps)
+        self.modules = tuple(m for m in catalog.modules if m.alias is None and any(map(_listed, catalog.children.get(m.path, ()))))
+        """The modules that get a page: real modules (not one imported under another name) with names in them."""
+        self._paged = {module.path for module in self.modules}
+
+    def _at(self, position: int) -> tuple[str, str]:
+        """A release as a label and its version; "≤ 2.1" when the release before it was not measured."""
+        version = self.catalog.version(position)
+        unsure = position > 0 and self.catalog.version(position - 1) in self.gaps
+        return (f"≤ {version}" if unsure else version), version
+
+    def since(self, name: ApiName) -> tuple[str, str | None]:
+        return self._at(name.spans[0]) if name.spans else ("never usable" if name.stub_spans else "–", None)
+
+    def removed(self, name: ApiName) -> tuple[str, str | None]:
+        return self._at(name.spans[-1]) if name.spans and len(name.spans) % 2 == 0 else ("–", None)
+
+    def notes(self, name: ApiName) -> tuple[str, ...]:
+        """Plain-text notes: came back, raises as a stub, parameters added or removed, defaults changed."""
+        found = []
+        for start in name.spans[2::2]:
+            found.append(f"back in {self._at(start)[0]}")
+        for start in name.stub_spans[0::2]:
+            found.append(f"only raises from {self._at(start)[0]}")
+        for parameter in name.parameters:
+            if parameter.spans:
+                starts, ends = parameter.spans[0::2], parameter.spans[1::2]
+                added = [self._at(s)[0] for s in starts if name.spans and s > name.spans[0]]
+                found += [f"parameter {parameter.name} added in {label}" for label in added]
+                found += [f"parameter {parameter.name} removed in {self._at(e)[0]}" for e in ends]
+            for (_, before), (at, after) in zip(parameter.defaults, parameter.defaults[1:], strict=False):
+                found.append(f"{parameter.name} default {before} → {after} in {self._at(at)[0]}")
+        return tuple(found)
+
+    def row(self, name: ApiName, prefix: str = "") -> Row:
+        alias = self.catalog.names.get(name.alias) if name.alias else None
+        return Row(
+            anchor=prefix + name.leaf,
+            shown=prefix + name.leaf,
+            kind=kind_word(name.kind),
+            since=self.since(name),
+            removed=self.removed(name),
+            notes=self.notes(name),
+            alias=alias,
+        )
+
+    def rows(self, module: ApiName) -> list[Row]:
+        """A module's names (modules it merely imports left out), each class followed by its members."""
+        found = []
+        for name in filter(_listed, self.catalog.children.get(module.path, ())):
+            found.append(self.row(name))
+            if name.kind == CLASS:
+                found += [self.row(member, prefix=f"{name.leaf}.") for member in self.catalog.children.get(name.path, ())]
+        return found
+
+    def page_of(self, name: ApiName) -> str | None:
+        """The docs path (with anchor) of a name's row, if a module page lists it: a name of the module, or a member of
+        one of its classes."""
+        parts = name.path.split(".")
+        module, anchor = ".".join(parts[:-1]), parts[-1]
+        if module in self._paged and _listed(name):
+            return urls.with_anchor(urls.reference_doc(module), anchor)
+        owner = self.catalog.names.get(module)
+        if owner is not None and owner.kind == CLASS and owner.parent in self._paged:
+            return urls.with_anchor(urls.reference_doc(owner.parent), f"{owner.leaf}.{anchor}")
+        return None
+
+    def parameter_changes(self, version: str) -> list[tuple[ApiName, str]]:
+        """The parameters a release added to or removed from a callable that was there before, and the defaults it changed."""
+        position = self.catalog.position(version)
+        found = []
+        for name in sorted(self.catalog.names.values(), key=lambda n: n.path):
+            if not (name.present_at(position) and position > 0 and name.present_at(position - 1)):
+                continue
+            for parameter in name.parameters:
+                spans = parameter.spans or ()
+                if position in spans[0::2]:
+                    found.append((name, f"parameter {parameter.name} added"))
+                if position in spans[1::2]:
+                    found.append((name, f"parameter {parameter.name} removed"))
+                for (_, before), (at, after) in zip(parameter.defaults, parameter.defaults[1:], strict=False):
+                    if at == position:
+                        found.append((name, f"default of {parameter.name}: {before} → {after}"))
+        return found
+
+    def changed_in(self, version: str) -> tuple[list[ApiName], list[ApiName]]:
+        """The public names a release added and removed, leaving out modules that are only imported under another name."""
+        added, removed = self.catalog.changed_in(version)
+        return list(filter(_listed, added)), list(filter(_listed, removed))
+
+
+def published_index(catalog: ApiCatalog, schema_url: str) -> str:
+    """The API index as published under api/: the committed file's content, naming the schema it validates against."""
+    return json.dumps({"schema": schema_url, **catalog.document}, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+SLOT = re.compile(r"<p>(atlas-slot-[0-9a-f]{32})</p>")
+
+
+@dataclass
+class HtmlSlots:
+    """Finished HTML that a generated page shows without Markdown reading it (a long table of names, which Markdown's
+    raw-HTML parser would take most of a build to read through): the page holds a marker paragraph named after the
+    HTML's digest, so the page's Markdown changes whenever the HTML does, and the hook puts the HTML in its place
+    before the sanitizer reads the page."""
+
+    html: dict[str, str] = field(default_factory=dict)
+
+    def put(self, html: str) -> str:
+        """The marker to write into the page's Markdown, on a line of its own."""
+        marker = f"atlas-slot-{hashlib.blake2b(html.encode(), digest_size=16).hexdigest()}"
+        self.html[marker] = html
+        return marker
+
+    def fill(self, page_html: str) -> str:
+        """A converted page with its markers replaced by their HTML."""
+        return SLOT.sub(lambda found: self.html.get(found.group(1), found.group(0)), page_html) if "atlas-slot-" in page_html else page_html
+
+
+def reference_pages(reference: Reference, render: Callable[..., str], slots: HtmlSlots) -> dict[str, str]:
+    """The reference's pages, keyed by docs path: the index with the lookup, a page per module, a page per release."""
+    catalog = reference.catalog
+    changes = {version: reference.changed_in(version) for version in catalog.releases}
+    context = {"reference": reference, "catalog": catalog}
+    modules = slots.put(render("_api_modules.html.j2", up="../", **context))
+    pages = {urls.REFERENCE_INDEX: render("reference_index.md.j2", changes=changes, modules=modules, **context)}
+    for module in reference.modules:
+        table = slots.put(render("_api_table.html.j2", rows=reference.rows(module), up="../../", **context))
+        pages[urls.reference_doc(module.path)] = render("reference_module.md.j2", module=module, table=table, **context)
+    for version, (added, removed) in changes.items():
+        parameters = reference.parameter_changes(version)
+        lists = [slots.put(render("_api_names.html.j2", names=names, up="../../../", **context)) for names in (added, removed)]
+        lists.append(slots.put(render("_api_parameters.html.j2", changes=parameters, up="../../../", **context)))
+        pages[urls.reference_changes(version)] = render(
+            "reference_changes.md.j2", version=version, added=added, removed=removed, parameters=parameters, lists=lists, **context
+        )
+    return pages
+
+
+def cited_names(text: str) -> list[str]:
+    """The dotted `torch.…` names a data text cites in its code spans."""
+    return [name for token in tokens(text) if token.kind == "code" for name in DOTTED_TORCH_NAME.findall(token.text)]
+
+
+def cited_apis(reference: Reference, texts: list[str]) -> list[ApiName]:
+    """The measured public names that some of these texts cite, in the order they are first cited."""
+    names = reference.catalog.names
+    return [names[name] for name in dict.fromkeys(n for text in texts for n in cited_names(text)) if name in names and _listed(names[name])]
+
+
+def mentions(atlas: Atlas) -> dict[str, list[list[str]]]:
+    """Each torch name that a feature or change cites, with every entry citing it: [release, id, what (the feature's
+    stability, or the change's kind), title as plain text], oldest first."""
+    found: dict[str, list[list[str]]] = {}
+    for release in atlas.releases:
+        for item in (*release.features, *release.changes):
+            what = getattr(item, "stability", None) or getattr(item, "kind", "")
+            texts = (item.title, item.summary, getattr(item, "details", None) or "")
+            for name in dict.fromkeys(name for text in texts for name in cited_names(text)):
+                found.setdefault(name, []).append([release.version, item.id, what, text_only(item.title)])
+    return found
+
+
+def mentions_json(atlas: Atlas) -> str:
+    """The published mentions file: which entries of the atlas cite each torch name (read by the lookup)."""
+    return json.dumps(mentions(atlas), sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"

@@ -1,0 +1,112 @@
+"""The API reference in the real site: module pages with a row per name, what each release added and removed, the
+release pages' counts, and the published index that validates against the schema it names."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from macros.api.catalog import load_catalog
+from macros.api.reference import Reference
+from tests.conftest import PROJECT_DIR, REAL_DATA
+from tests.support.html import parse
+
+CATALOG = load_catalog(REAL_DATA)
+
+
+def _row(site, module: str, anchor: str) -> str:
+    """The text of a name's row on its module page."""
+    page = (site.files / "reference" / module / "index.html").read_text(encoding="utf-8")
+    start = page.index(f'<tr id="{anchor}">')
+    return page[start : page.index("</tr>", start)]
+
+
+def test_every_release_was_measured():
+    assert CATALOG is not None and CATALOG.gaps == ()
+
+
+@pytest.mark.parametrize(
+    ("module", "anchor", "since", "removed"),
+    [
+        ("torch", "compile", "2.0", "–"),
+        ("torch", "float8_e4m3fn", "2.1", "–"),
+        ("torch", "Tensor.add", "1.0", "–"),
+        ("torch.nn.functional", "scaled_dot_product_attention", "2.0", "–"),
+        ("torch", "solve", "1.1", "1.12"),
+    ],
+)
+def test_a_name_has_its_row_with_since_and_removed(built_site, module, anchor, since, removed):
+    row = _row(built_site, module, anchor)
+    cells = [cell.split(">")[-1] for cell in row.split("</a>")]
+    assert f">{since}</a>" in row or f"<td>{since}</td>" in row, row
+    assert f">{removed}</a>" in row or f"<td>{removed}</td>" in row, (row, cells)
+
+
+def test_a_parameter_history_and_a_stub_are_stated(built_site):
+    assert "parameter weights_only added in 1.13" in _row(built_site, "torch", "load")
+    assert "only raises from 1.12" in _row(built_site, "torch", "solve")
+
+
+def test_every_module_page_exists_and_lists_its_names(built_site):
+    pages = sorted((built_site.files / "reference").glob("torch*/index.html"))
+    modules = {module.path for module in CATALOG.modules if module.alias is None and CATALOG.children.get(module.path)}
+    assert len(pages) > 500
+    assert {page.parent.name for page in pages} <= modules
+    nn = parse(built_site.files / "reference" / "torch.nn" / "index.html")
+    assert {"Linear", "Module", "Module.to"} <= nn.ids
+
+
+def test_release_pages_count_the_api_changes_and_link_the_lists(built_site):
+    page = (built_site.files / "releases" / "2.0" / "index.html").read_text(encoding="utf-8")
+    added, removed = Reference(CATALOG).changed_in("2.0")
+    assert "Public API" in page and 'href="../../reference/releases/2.0/"' in page
+    lists = parse(built_site.files / "reference" / "releases" / "2.0" / "index.html")
+    assert "added" in lists.ids and "removed" in lists.ids
+    shown = lists.links()
+    assert any(link.endswith("reference/torch/#compile") for link in shown)
+    assert len([e for e in lists.elements if e.tag == "li"]) >= len(added) > 100 and len(removed) > 0
+
+
+def test_module_pages_stay_out_of_the_search_index(built_site):
+    index = json.loads((built_site.files / "search" / "search_index.json").read_text(encoding="utf-8"))
+    locations = {entry["location"].split("#")[0] for entry in index["docs"]}
+    assert "reference/" in locations
+    assert not [location for location in locations if location.startswith("reference/torch")]
+
+
+def test_the_published_index_validates_against_the_schema_it_names(built_site):
+    published = built_site.files / "api" / "api-index.json"
+    document = json.loads(published.read_text(encoding="utf-8"))
+    assert document["schema"] == built_site.base_url + "api/api-index.schema.json"
+    assert document["releases"] == list(CATALOG.releases)
+    schema = built_site.files / "api" / "api-index.schema.json"
+    checker = shutil.which("check-jsonschema", path=str(PROJECT_DIR / ".venv" / "bin")) or shutil.which("check-jsonschema")
+    assert checker, "check-jsonschema is missing: run `make test` (it installs requirements-test.txt)"
+    result = subprocess.run([checker, "--schemafile", str(schema), str(published)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_home_page_opens_the_lookup(built_site):
+    home = parse(built_site.files / "index.html")
+    forms = [e for e in home.elements if e.tag == "form" and "atlas-lookup" in e.attrs.get("class", "")]
+    assert forms and forms[0].attrs["data-index"] == "api/api-index.json"
+
+
+def test_a_feature_page_lists_the_apis_its_entries_name(built_site):
+    page = (built_site.files / "features" / "flex-attention" / "index.html").read_text(encoding="utf-8")
+    section = page[page.index('id="apis"') : page.index('id="history"')]
+    assert (
+        '<a href="../../reference/torch.nn.attention/#flex_attention"><code>torch.nn.attention.flex_attention</code></a>: since 2.5'
+        in section
+    )
+
+
+def test_the_upgrade_page_counts_each_steps_api_changes(built_site):
+    page = (built_site.files / "upgrade" / "index.html").read_text(encoding="utf-8")
+    step = page[page.index('data-version="1.12"') :]
+    step = step[: step.index("</section>")]
+    _, removed = Reference(CATALOG).changed_in("1.12")
+    assert f'<a href="../reference/releases/1.12/#removed">{len(removed):,} names removed</a>' in step
