@@ -38,7 +38,7 @@ from macros.generate import GeneratedSite, build_nav, generate_site  # noqa: E40
 from macros.loading import load_atlas  # noqa: E402
 from macros.page_macros import MACROS  # noqa: E402
 from tests.support.chromium import launch_chromium  # noqa: E402
-from tests.support.site import copy_site_sources  # noqa: E402
+from tests.support.site import copy_site_sources, serve  # noqa: E402
 
 FEATURES_PER_RELEASE = 60
 CHANGES_PER_RELEASE = 10
@@ -309,6 +309,9 @@ class RealData:
     data_edits: EditTimes
     template_edits: EditTimes
     weights: Weights
+    without_api_s: float  # the same data without the API index (data/api/), so without the reference's pages
+    api_ratio: float  # the median of each round's ratio of the two builds
+    lookup: Lookup
 
 
 def page_weights(site: Path) -> Weights:
@@ -354,16 +357,80 @@ def measure(releases: int, runs: int, port: int, edits: int) -> Row:
     return Row(releases, times, max(peaks["pipeline"]) / 1024, max(peaks["stack"]) / 1024, serve_edits, weights)
 
 
+@dataclass
+class Lookup:
+    """The API lookup: the data it loads, and how long it takes to answer once loaded, on a CPU slowed as a phone's."""
+
+    index_gzip_kb: float
+    mentions_gzip_kb: float
+    answers_ms: list[float]
+
+    @property
+    def data_gzip_kb(self) -> float:
+        return self.index_gzip_kb + self.mentions_gzip_kb
+
+
+LOOKUP_QUESTIONS = (
+    "AttributeError: module 'torch' has no attribute 'compile'",
+    "TypeError: load() got an unexpected keyword argument 'weights_only'",
+    "ImportError: cannot import name 'scaled_dot_product_attention' from 'torch.nn.functional'",
+    "'Tensor' object has no attribute 'nan_to_num'",
+    "float8_e4m3fn",
+    "attention",  # a part of a name: the search through every name
+)
+MOBILE_CPU_SLOWDOWN = 4  # Lighthouse's simulated mobile CPU
+ANSWER_TIME = """question => new Promise(resolve => {
+  const form = document.querySelector("form.atlas-lookup"), box = form.nextElementSibling;
+  form.querySelector("input").value = question;
+  const started = performance.now();
+  new MutationObserver((_, observer) => { observer.disconnect(); resolve(performance.now() - started); })
+    .observe(box, {childList: true});
+  form.requestSubmit();
+})"""
+
+
+def lookup_figures(site: Path, port: int) -> Lookup:
+    """Weigh the lookup's files and time its answers in Chromium with the CPU slowed 4x (the index already loaded)."""
+    sizes = [_gzip_kb((site / "api" / name).read_bytes()) for name in ("api-index.json", "api-mentions.json")]
+    answers = []
+    with serve(site.parent, port) as base_url, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page()
+        page.goto(base_url + "reference/?q=torch.load", wait_until="load")
+        page.wait_for_selector(".atlas-lookup-answer li")  # the index and mentions are loaded and prepared
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
+        for _ in range(3):
+            answers += [page.evaluate(ANSWER_TIME, question) for question in LOOKUP_QUESTIONS]
+        browser.close()
+    return Lookup(*sizes, answers)
+
+
 def measure_real_data(runs: int, port: int, edits: int, template_edits: int) -> RealData:
-    """Build the project's own data, weigh it, and time data and template edits under `mkdocs serve --dirty`."""
+    """Build the project's own data, with and without the API index in turn, weigh it, time the lookup, and time data and
+    template edits under `mkdocs serve --dirty`."""
     with tempfile.TemporaryDirectory() as tmp:
         project = copy_site_sources(Path(tmp) / "project", with_data=True)
-        builds = [timed_build(project, Path(tmp) / "out") for _ in range(runs)]
+        without_api = copy_site_sources(Path(tmp) / "without-api", with_data=True)
+        shutil.rmtree(without_api / "data" / "api")
+        registry = without_api / "data" / "published.txt"  # the reference's pages are not published without the index
+        kept = [line for line in registry.read_text(encoding="utf-8").splitlines() if not line.startswith("/reference/torch")]
+        registry.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        builds, without, ratios = [], [], []
+        for round_ in range(runs):
+            pair = [(builds, project, "out"), (without, without_api, "out-without-api")]
+            for found, source, out in pair if round_ % 2 == 0 else reversed(pair):
+                found.append(timed_build(source, Path(tmp) / out))
+            ratios.append(builds[-1][0] / without[-1][0])
         weights = page_weights(Path(tmp) / "out")
+        site = Path(tmp) / "served" / "pytorch-release-atlas"
+        shutil.copytree(Path(tmp) / "out", site)
+        lookup = lookup_figures(site, port + 1)
         data_edits, template_edits = serve_edit_latencies(project, port, edits=edits, template_edits=template_edits)
     releases = len(list((PROJECT / "data" / "releases").glob("*.yaml")))
     build_s = statistics.median(seconds for seconds, _ in builds)
-    return RealData(releases, build_s, max(peak for _, peak in builds) / 1024, data_edits, template_edits, weights)
+    without_s = statistics.median(seconds for seconds, _ in without)
+    peak = max(peak for _, peak in builds) / 1024
+    return RealData(releases, build_s, peak, data_edits, template_edits, weights, without_s, statistics.median(ratios), lookup)
 
 
 def machine() -> str:
@@ -390,6 +457,16 @@ def budgets(rows: list[Row], real: RealData, lighthouse_results: dict) -> list[t
         memory = row.peak_mib / row.stack_peak_mib
         figures = f"{row.peak_mib:.0f} MiB, {memory:.2f}x the floor's {row.stack_peak_mib:.0f} MiB"
         found.append(("Peak memory of a full build at 64 releases at most 2x the stack floor's", _verdict(memory <= 2, figures)))
+    api_build = f"{real.api_ratio:.2f}x ({real.build_s:.2f} s against {real.without_api_s:.2f} s)"
+    found.append(
+        ("Real data: the full build with the API reference at most 2x the build without it", _verdict(real.api_ratio <= 2, api_build))
+    )
+    lookup = real.lookup
+    sizes = f"{lookup.data_gzip_kb:.0f} KB gzip (index {lookup.index_gzip_kb:.0f}, mentions {lookup.mentions_gzip_kb:.0f})"
+    found.append(("The API lookup's data at most 400 KB gzip", _verdict(lookup.data_gzip_kb <= 400, sizes)))
+    slowest, median = max(lookup.answers_ms), statistics.median(lookup.answers_ms)
+    answers = f"median {median:.1f} ms, slowest {slowest:.1f} ms of {len(lookup.answers_ms)} answers"
+    found.append(("An API lookup answers within 50 ms on a CPU slowed 4x (simulated mobile)", _verdict(slowest <= 50, answers)))
     found.append(_latency_budget("A data edit visible in the browser under `make serve`, real data", real.data_edits.painted, 1.0))
     if 64 in by_size:
         latencies = by_size[64].serve_edits.painted
@@ -470,10 +547,14 @@ def report(rows: list[Row], real: RealData, lighthouse_results: dict, runs: int,
         "",
         f"## The real data ({real.releases} releases)",
         "",
-        "| Full build (s) | Peak memory (MiB) | Site (MiB) | Largest page | raw / gzip (KB) | Largest release page gzip (KB) "
-        "| Search index raw / gzip (KB) |",
-        "| ---: | ---: | ---: | --- | ---: | ---: | ---: |",
-        f"| {real.build_s:.2f} | {real.peak_mib:.0f} | {_weights_cells(real.weights)} |",
+        "| Full build (s) | Without the API index (s) | Ratio | Peak memory (MiB) | Site (MiB) | Largest page | raw / gzip (KB) "
+        "| Largest release page gzip (KB) | Search index raw / gzip (KB) |",
+        "| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+        f"| {real.build_s:.2f} | {real.without_api_s:.2f} | {real.api_ratio:.2f} | {real.peak_mib:.0f} | {_weights_cells(real.weights)} |",
+        "",
+        f"API lookup: data {real.lookup.index_gzip_kb:.0f} KB gzip (`api/api-index.json`) and "
+        f"{real.lookup.mentions_gzip_kb:.0f} KB gzip (`api/api-mentions.json`), loaded on first use; answers with the CPU slowed "
+        f"{MOBILE_CPU_SLOWDOWN}x, {len(LOOKUP_QUESTIONS)} questions 3 times: {', '.join(f'{ms:.1f}' for ms in real.lookup.answers_ms)} ms.",
         "",
         f"Serve, data edits (one line of a release file): painted {_seconds(real.data_edits.painted)}; "
         f"found by Playwright {_seconds(real.data_edits.found)}.",
