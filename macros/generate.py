@@ -20,6 +20,7 @@ from .yamlfile import DataError, DataErrors
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+REFERENCE_TEMPLATES = ("reference_*.j2", "_api*.j2")  # the API reference's pages use these and nothing else
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +122,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
         return env.get_template(template).render(**common, **context)
 
     catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
-    reference = Reference(catalog)
+    reference = Reference.of(catalog)
     # Releases measured, and whose release before was too: what they changed in the API is known.
     pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)
     measured = [version for version, before, found in pairs if before and found]
@@ -180,7 +181,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
         companion_lookup=indexes.companion_lookup(atlas),
     )
     slots = HtmlSlots()
-    pages |= reference_pages(reference, render, slots)
+    pages |= reference_pages(reference, render, slots, templates=_template_state(REFERENCE_TEMPLATES))
     files[urls.API_INDEX] = published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA))
     files |= {
         urls.API_MENTIONS: mentions_json(atlas),
@@ -207,6 +208,12 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
         published=published,
         slots=slots,
     )
+
+
+def _template_state(patterns: tuple[str, ...]) -> tuple:
+    """The name, modification time and size of each template that matches one of the patterns."""
+    found = sorted(path for pattern in patterns for path in TEMPLATE_DIR.glob(pattern))
+    return tuple((path.name, path.stat().st_mtime_ns, path.stat().st_size) for path in found)
 
 
 def _entry_texts(atlas: Atlas, lifecycle: indexes.Lifecycle) -> list[str]:

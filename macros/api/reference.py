@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .. import urls
 from ..markup import text_only, tokens
@@ -53,8 +54,20 @@ class Row:
 class Reference:
     """What the site says about every measured name."""
 
+    _made: ClassVar[dict[int, Reference]] = {}  # one per catalog, which serves every build while its file is unchanged
+
+    @classmethod
+    def of(cls, catalog: ApiCatalog) -> Reference:
+        """The reference of this catalog, made once (its per-release lists are computed once too)."""
+        made = cls._made.get(id(catalog))
+        if made is None or made.catalog is not catalog:
+            made = cls._made[id(catalog)] = cls(catalog)
+        return made
+
     def __init__(self, catalog: ApiCatalog) -> None:
         self.catalog = catalog
+        self._changes: dict[str, tuple[list[ApiName], list[ApiName]]] = {}
+        self._parameters: dict[str, list[tuple[ApiName, str]]] = {}
         self.gaps = set(catalog.gaps)
         self.modules = tuple(m for m in catalog.modules if m.alias is None and any(map(_listed, catalog.children.get(m.path, ()))))
         """The modules that get a page: real modules (not one imported under another name) with names in them."""
@@ -124,6 +137,11 @@ class Reference:
 
     def parameter_changes(self, version: str) -> list[tuple[ApiName, str]]:
         """The parameters a release added to or removed from a callable that was there before, and the defaults it changed."""
+        if version not in self._parameters:
+            self._parameters[version] = self._parameter_changes(version)
+        return self._parameters[version]
+
+    def _parameter_changes(self, version: str) -> list[tuple[ApiName, str]]:
         position = self.catalog.position(version)
         found = []
         for name in sorted(self.catalog.names.values(), key=lambda n: n.path):
@@ -142,8 +160,10 @@ class Reference:
 
     def changed_in(self, version: str) -> tuple[list[ApiName], list[ApiName]]:
         """The public names a release added and removed, leaving out modules that are only imported under another name."""
-        added, removed = self.catalog.changed_in(version)
-        return list(filter(_listed, added)), list(filter(_listed, removed))
+        if version not in self._changes:
+            added, removed = self.catalog.changed_in(version)
+            self._changes[version] = list(filter(_listed, added)), list(filter(_listed, removed))
+        return self._changes[version]
 
 
 def published_index(catalog: ApiCatalog, schema_url: str) -> str:
@@ -174,8 +194,24 @@ class HtmlSlots:
         return SLOT.sub(lambda found: self.html.get(found.group(1), found.group(0)), page_html) if "atlas-slot-" in page_html else page_html
 
 
-def reference_pages(reference: Reference, render: Callable[..., str], slots: HtmlSlots) -> dict[str, str]:
-    """The reference's pages, keyed by docs path: the index with the lookup, a page per module, a page per release."""
+_rendered: tuple[tuple, dict[str, str], dict[str, str]] | None = None  # the last pages and slot HTML, and what they came from
+
+
+def reference_pages(reference: Reference, render: Callable[..., str], slots: HtmlSlots, templates: tuple) -> dict[str, str]:
+    """The reference's pages, keyed by docs path: the index with the lookup, a page per module, a page per release.
+
+    They depend on the catalog and their templates only (`templates`: the state of those files): while neither
+    changes, the pages of the last build are given again, so a data edit under `make serve` does not render them."""
+    global _rendered
+    key = (id(reference), templates)
+    if _rendered is None or _rendered[0] != key:
+        made = HtmlSlots()
+        _rendered = (key, _render_reference(reference, render, made), made.html)
+    slots.html.update(_rendered[2])
+    return dict(_rendered[1])
+
+
+def _render_reference(reference: Reference, render: Callable[..., str], slots: HtmlSlots) -> dict[str, str]:
     catalog = reference.catalog
     changes = {version: reference.changed_in(version) for version in catalog.releases}
     context = {"reference": reference, "catalog": catalog}
