@@ -36,7 +36,16 @@
     names.forEach(function (entry, path) {
       if (index.kinds[entry.k] === "module" && !entry.a && listedChildren.has(path)) { paged.add(path); }
     });
-    return { index: index, names: names, mentions: mentions, paged: paged, sorted: Array.from(names.keys()).sort() };
+    // Looked up by each query: names by their last part, and every name lower-cased once, in sorted order.
+    const sorted = Array.from(names.keys()).sort();
+    const byLeaf = new Map();
+    sorted.forEach(function (path) {
+      const leaf = path.slice(path.lastIndexOf(".") + 1);
+      if (!byLeaf.has(leaf)) { byLeaf.set(leaf, []); }
+      byLeaf.get(leaf).push(path);
+    });
+    return { index: index, names: names, mentions: mentions, paged: paged, sorted: sorted, byLeaf: byLeaf,
+      lower: sorted.map(function (path) { return path.toLowerCase(); }) };
   }
 
   // What the question asks: {name}, {name, param}, {owner, attr} (an attribute of an object of a class), or {text}.
@@ -51,6 +60,10 @@
     m = q.match(/No module named '([\w.]+)'/);
     if (m) { return { name: m[1] }; }
     m = q.match(/([\w.]+)\(\) got an unexpected keyword argument '(\w+)'/);
+    if (m) { return { callable: m[1], param: m[2] }; }
+    m = q.match(/^([\w.]+)\(.*?(\w+)\s*=/);  // a call with a keyword argument: torch.load(f, weights_only=True)
+    if (m) { return { callable: m[1], param: m[2] }; }
+    m = q.match(/^([\w.]+)[\s,:]+(\w+)$/);  // a callable and a parameter: "torch.load weights_only"
     if (m) { return { callable: m[1], param: m[2] }; }
     const bare = q.replace(/^[`'"]+|[`'"]+$/g, "").replace(/\(.*$/, "");
     if (/^[\w.]+$/.test(bare)) { return { name: bare }; }
@@ -105,12 +118,14 @@
       if (path) { found.push(describe(data, path, data.names.get(path))); }
     } else if (asked.owner) {
       const suffix = "." + asked.owner + "." + asked.attr;
-      data.sorted.forEach(function (path) { if (path.endsWith(suffix)) { found.push(describe(data, path, data.names.get(path))); } });
+      (data.byLeaf.get(asked.attr) || []).forEach(function (path) {
+        if (path.endsWith(suffix)) { found.push(describe(data, path, data.names.get(path))); }
+      });
     } else if (asked.callable) {
       // Callables with that name; those whose parameter has a history first, then torch's own name, then the shortest.
       const suffix = "." + asked.callable;
       const ranked = [];
-      data.sorted.forEach(function (path) {
+      (data.byLeaf.get(asked.callable.slice(asked.callable.lastIndexOf(".") + 1)) || []).forEach(function (path) {
         if (path === asked.callable || path.endsWith(suffix)) {
           const entry = data.names.get(path);
           const described = describe(data, path, entry);
@@ -126,11 +141,10 @@
       const text = (asked.text || asked.name || asked.attr || asked.param || "").toLowerCase().replace(/^torch\./, "");
       if (text.length >= 2) {
         const ranked = [];
-        data.sorted.forEach(function (path) {
-          const lower = path.toLowerCase();
-          const at = lower.indexOf(text);
-          if (at >= 0) {
+        data.lower.forEach(function (lower, position) {
+          if (lower.indexOf(text) >= 0) {
             const leaf = lower.slice(lower.lastIndexOf(".") + 1);
+            const path = data.sorted[position];
             ranked.push([leaf === text ? 0 : leaf.startsWith(text) ? 1 : 2, path.length, path]);
           }
         });

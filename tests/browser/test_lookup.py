@@ -34,6 +34,8 @@ def _ask(visit, question: str) -> str:
         ("AttributeError: 'Tensor' object has no attribute 'nan_to_num'", "torch.Tensor.nan_to_num (method): available since PyTorch 1.8"),
         ("ModuleNotFoundError: No module named 'torch.compiler'", "torch.compiler (module): available since PyTorch 2.1"),
         ("torch.solve", "torch.solve (function): available since PyTorch 1.1; removed in 1.12"),
+        ("torch.load(f, weights_only=True)", "torch.load (function): parameter weights_only added in 1.13"),
+        ("nn.Linear device", "torch.nn.Linear (class): parameter device added in 1.9"),
         ("float8_e4m3fn", "torch.float8_e4m3fn (dtype): available since PyTorch 2.1"),
     ],
 )
