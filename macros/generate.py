@@ -13,7 +13,7 @@ from packaging.version import Version
 
 from . import exports, indexes, urls
 from .api.catalog import ApiCatalog, empty_catalog
-from .api.reference import HtmlSlots, Reference, cited_apis, mentions_json, published_index, reference_pages
+from .api.reference import HtmlSlots, Reference, cited_apis, entry_texts, mentions_json, published_index, reference_pages
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
 from .yamlfile import DataError, DataErrors
@@ -222,7 +222,7 @@ def _entry_texts(atlas: Atlas, lifecycle: indexes.Lifecycle) -> list[str]:
     for stage in lifecycle.stages:
         release = atlas.release(stage.version)
         item = release.feature(lifecycle.id) or release.change(lifecycle.id)
-        found += [item.title, item.summary, getattr(item, "details", None) or ""]
+        found += entry_texts(item)
     return found
 
 

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from .. import urls
 from ..markup import text_only, tokens
-from ..model import Atlas
+from ..model import Atlas, Change, Feature
 from .catalog import CLASS, MODULE, ApiCatalog, ApiName
 
 KIND_WORDS = {
@@ -230,6 +230,11 @@ def _render_reference(reference: Reference, render: Callable[..., str], slots: H
     return pages
 
 
+def entry_texts(item: Feature | Change) -> tuple[str, ...]:
+    """The texts of a feature or change that can cite names: its title, summary and details."""
+    return (item.title, item.summary, getattr(item, "details", None) or "")
+
+
 def cited_names(text: str) -> list[str]:
     """The dotted `torch.…` names a data text cites in its code spans."""
     return [name for token in tokens(text) if token.kind == "code" for name in DOTTED_TORCH_NAME.findall(token.text)]
@@ -248,8 +253,7 @@ def mentions(atlas: Atlas) -> dict[str, list[list[str]]]:
     for release in atlas.releases:
         for item in (*release.features, *release.changes):
             what = getattr(item, "stability", None) or getattr(item, "kind", "")
-            texts = (item.title, item.summary, getattr(item, "details", None) or "")
-            for name in dict.fromkeys(name for text in texts for name in cited_names(text)):
+            for name in dict.fromkeys(name for text in entry_texts(item) for name in cited_names(text)):
                 found.setdefault(name, []).append([release.version, item.id, what, text_only(item.title)])
     return found
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..model import Atlas
 from .catalog import CLASS, MODULE, ApiCatalog
-from .reference import cited_names
+from .reference import cited_names, entry_texts
 
 WITHOUT_THE_NAME = ("removal", "breaking")  # change kinds whose release may be the first without the name
 
@@ -46,8 +46,7 @@ def contradictions(atlas: Atlas, catalog: ApiCatalog) -> list[Contradiction]:
         for kind, items in (("features", release.features), ("changes", release.changes)):
             for index, item in enumerate(items):
                 may_be_gone = getattr(item, "kind", None) in WITHOUT_THE_NAME
-                texts = (item.title, item.summary, getattr(item, "details", None) or "")
-                for name in dict.fromkeys(name for text in texts for name in cited_names(text)):
+                for name in dict.fromkeys(name for text in entry_texts(item) for name in cited_names(text)):
                     if name in item.absent_apis or not _measurable(name):
                         continue
                     detail = _contradiction(catalog, name, position, may_be_gone)

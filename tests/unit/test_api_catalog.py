@@ -127,3 +127,22 @@ def test_html_slots_put_finished_html_where_their_marker_was():
     assert slots.fill(f"<h1>t</h1>\n<p>{marker}</p>") == "<h1>t</h1>\n<table><tr><td>x</td></tr></table>"
     assert slots.put("<p>other</p>") != marker
     assert slots.fill("<p>atlas-slot-" + "0" * 32 + "</p>") == "<p>atlas-slot-" + "0" * 32 + "</p>"  # unknown: left as it is
+
+
+def test_a_hostile_default_in_the_index_is_shown_as_text(tmp_path):
+    from macros.generate import template_environment
+
+    hostile = {
+        **INDEX,
+        "names": {
+            **INDEX["names"],
+            "torch": {
+                **INDEX["names"]["torch"],
+                "compile": {"k": 1, "v": [1], "p": {"mode": {"d": [[1, "'a'"], [2, "<script>alert(1)</script>"]]}}},
+            },
+        },
+    }
+    reference = Reference(load_catalog(_data_dir(tmp_path, hostile)))
+    rows = reference.rows(reference.catalog.names["torch"])
+    html = template_environment().get_template("_api_table.html.j2").render(rows=rows, up="../../", reference=reference)
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
