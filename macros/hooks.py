@@ -27,7 +27,7 @@ from macros.generate import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.highlighting import RememberingHighlightExtension  # noqa: E402
 from macros.page_macros import every_output  # noqa: E402
 from macros.preview import preview  # noqa: E402
-from macros.sanitize import sanitize  # noqa: E402
+from macros.sanitize import PageSanitizer, sanitize  # noqa: E402
 from macros.searching import index_lightly  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
@@ -37,6 +37,7 @@ logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
 DATA_DIR = PROJECT_DIR / "data"
 HIGHLIGHT = "pymdownx.highlight"  # configured in mkdocs.yml; its highlighter is swapped for one that remembers blocks
 _generated: GeneratedSite | None = None
+_sanitizer = PageSanitizer()
 
 
 @event_priority(100)
@@ -87,15 +88,21 @@ def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) ->
 
 def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     """Put finished HTML in place of its slot markers, then pass every page's HTML through the allowlist sanitizer
-    before the theme wraps it."""
-    html = sanitize(_generated.slots.fill(html))
+    before anything reads it (in a full build on a second core, finished in `on_env`)."""
+    html = _generated.slots.fill(html)
+    if not preview.active:  # a full build: sanitized on a second core, given to the page before anything reads it
+        _sanitizer.later(page, html)
+        return html
+    html = sanitize(html)  # the preview keeps (and may index) each page's final HTML as soon as it is converted
     preview.converted(page, html)
     return html
 
 
+@event_priority(100)  # before any plugin could read a page's content
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
-    """Give theme templates the covered releases (the 404 page lists them), and the compiled templates of earlier builds
-    (MkDocs makes a new environment for every build, serve rebuilds included)."""
+    """Give every page its sanitized HTML; give theme templates the covered releases (the 404 page lists them) and the
+    compiled templates of earlier builds (MkDocs makes a new environment for every build, serve rebuilds included)."""
+    _sanitizer.apply()
     env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
     env.bytecode_cache = COMPILED_TEMPLATES
     preview.before_writing(files, config, env.globals["atlas_releases"])
@@ -109,7 +116,8 @@ def on_post_build(config: MkDocsConfig) -> None:
 
 
 def on_build_error(error: Exception) -> None:
-    """Let the preview forget a failed build."""
+    """Let the preview and the sanitizer forget a failed build."""
+    _sanitizer.forget()
     preview.failed()
 
 

@@ -7,6 +7,8 @@ and mailto schemes (or relative addresses): no script, event handler or `javascr
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
+
 import nh3
 
 ALLOWED_TAGS = frozenset(
@@ -45,3 +47,35 @@ def sanitize(html: str) -> str:
         link_rel=None,
         strip_comments=True,
     )
+
+
+class PageSanitizer:
+    """Sanitizes each page's HTML on a worker thread while Markdown converts the next pages (nh3 parses without
+    holding Python's lock, so a full build uses a second core for it).
+
+    MkDocs converts every page before it reads any page's content again (its `env` event comes in between):
+    `later` takes a converted page, and `apply` gives every page its sanitized HTML at that point. Until then no
+    page is indexed, rendered or written.
+    """
+
+    def __init__(self) -> None:
+        self._pending: list[tuple[object, Future[str]]] = []
+        self._pool: ThreadPoolExecutor | None = None
+
+    def later(self, page: object, html: str) -> None:
+        """Start sanitizing `html`, the converted content of `page`."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sanitize")
+        self._pending.append((page, self._pool.submit(sanitize, html)))
+
+    def apply(self) -> None:
+        """Replace each page's content with its sanitized HTML, waiting for what is still being sanitized."""
+        pending, self._pending = self._pending, []
+        for page, future in pending:
+            page.content = future.result()
+
+    def forget(self) -> None:
+        """Drop the pages of a build that failed."""
+        for _, future in self._pending:
+            future.cancel()
+        self._pending = []

@@ -210,6 +210,13 @@
     box.append(list);
   }
 
+  // Keep the question in the address (?q=), so that the answer can be linked.
+  function remember(question) {
+    const params = new URLSearchParams(window.location.search);
+    params.set("q", question);
+    window.history.replaceState(window.history.state, "", window.location.pathname + "?" + params.toString() + window.location.hash);
+  }
+
   function setupLookup() {
     document.querySelectorAll("form.atlas-lookup").forEach(function (form) {
       if (form.dataset.ready) { return; }
@@ -220,15 +227,12 @@
       const run = function (write) {
         const question = input.value;
         if (!question.trim()) { box.replaceChildren(); return; }
-        if (write) {
-          const params = new URLSearchParams(window.location.search);
-          params.set("q", question);
-          window.history.replaceState(window.history.state, "", window.location.pathname + "?" + params.toString() + window.location.hash);
-        }
         box.setAttribute("aria-busy", "true");
         load(form).then(function (data) {
           show(data, box, question, up);
           box.removeAttribute("aria-busy");
+          // The address records the question once the answer is shown: writing history costs a phone ~15 ms.
+          if (write) { window.setTimeout(function () { remember(question); }, 0); }
         }, function () {
           box.textContent = "The API index could not be loaded.";
         });

@@ -93,6 +93,23 @@ def test_a_hand_written_page_runs_templates_only_when_it_asks(tmp_path):
     assert SHOWN_PAYLOAD in html.unescape((out / "plain" / "index.html").read_text(encoding="utf-8"))
 
 
+def test_the_sanitizer_cleans_every_page_before_it_is_indexed_or_written(tmp_path):
+    """Defence: the allowlist sanitizer (macros/sanitize.py), which a full build runs on a second core and applies in
+    `on_env`, before the search index or the theme reads a page. Raw HTML in a hand-written page is the one way to get
+    markup past the data's checks, so it stands in for whatever those checks might miss."""
+    project = _project(tmp_path)
+    hostile = '<p onclick="steal()">Raw paragraph</p>\n\n<script>steal()</script>\n\n<a href="javascript:steal()">raw link</a>\n'
+    (project / "docs" / "raw.md").write_text(f"# Raw\n\n{hostile}", encoding="utf-8")
+    out = tmp_path / "out"
+    result = build_site(out, "http://127.0.0.1/atlas/", project=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    article = (out / "raw" / "index.html").read_text(encoding="utf-8").split("<article", 1)[1].split("</article>", 1)[0]
+    assert "Raw paragraph" in article and "raw link" in article
+    assert not re.search(r"onclick|<script|javascript:", article), article
+    index = (out / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "Raw paragraph" in index and "steal()" not in index
+
+
 def test_an_include_line_in_a_code_block_publishes_nothing(tmp_path):
     """Defence: no include extension (pymdownx.snippets) in the Markdown configuration."""
     project = _project(tmp_path)
