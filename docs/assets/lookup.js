@@ -18,34 +18,74 @@
     return loaded;
   }
 
-  // The index groups names by parent path; flatten it once, and note which modules have a page of the reference.
+  // Every name, one per line, in one string (and a lower-cased copy), with where each line starts: a question scans
+  // them without an object per name, so the page's heap, and its pauses to collect garbage, stay small. The index
+  // itself stays as parsed; a name's entry is read from it. Modules with a page of the reference are noted once.
   function prepare(index, mentions) {
-    const names = new Map();
-    const listedChildren = new Map();
+    const paths = [];
+    const listedChildren = new Set();
+    const modules = [];
     Object.keys(index.names).forEach(function (parent) {
       const leaves = index.names[parent];
       Object.keys(leaves).forEach(function (leaf) {
-        const entry = leaves[leaf];
         const path = parent ? parent + "." + leaf : leaf;
-        names.set(path, entry);
-        const kind = index.kinds[entry.k];
-        if (!(kind === "module" && entry.a)) { listedChildren.set(parent, true); }
+        paths.push(path);
+        const entry = leaves[leaf];
+        if (index.kinds[entry.k] === "module" && entry.a) { return; }
+        listedChildren.add(parent);
+        if (index.kinds[entry.k] === "module") { modules.push(path); }
       });
     });
-    const paged = new Set();
-    names.forEach(function (entry, path) {
-      if (index.kinds[entry.k] === "module" && !entry.a && listedChildren.has(path)) { paged.add(path); }
+    paths.sort();
+    const starts = new Int32Array(paths.length + 1);
+    let at = 1;
+    paths.forEach(function (path, i) { starts[i] = at; at += path.length + 1; });
+    starts[paths.length] = at;
+    const text = "\n" + paths.join("\n") + "\n";
+    const lower = text.toLowerCase();
+    return { index: index, mentions: mentions, text: text, lower: lower.length === text.length ? lower : text, starts: starts,
+      paged: new Set(modules.filter(function (path) { return listedChildren.has(path); })) };
+  }
+
+  function entryOf(data, path) {
+    const cut = path.lastIndexOf(".");
+    const leaves = data.index.names[cut < 0 ? "" : path.slice(0, cut)];
+    const leaf = path.slice(cut + 1);
+    return leaves && Object.prototype.hasOwnProperty.call(leaves, leaf) ? leaves[leaf] : null;
+  }
+
+  // The number of the line (name) holding a position of the text.
+  function lineAt(data, position) {
+    let low = 0, high = data.starts.length - 2;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (data.starts[middle] <= position) { low = middle; } else { high = middle - 1; }
+    }
+    return low;
+  }
+
+  function pathAt(data, line) { return data.text.slice(data.starts[line], data.starts[line + 1] - 1); }
+
+  // The full names whose last part is `leaf`, in sorted order.
+  function withLeaf(data, leaf) {
+    const found = [];
+    [".", "\n"].forEach(function (before) {
+      for (let at = data.text.indexOf(before + leaf + "\n"); at >= 0; at = data.text.indexOf(before + leaf + "\n", at + 1)) {
+        found.push(pathAt(data, lineAt(data, at + 1)));
+      }
     });
-    // Looked up by each query: names by their last part, and every name lower-cased once, in sorted order.
-    const sorted = Array.from(names.keys()).sort();
-    const byLeaf = new Map();
-    sorted.forEach(function (path) {
-      const leaf = path.slice(path.lastIndexOf(".") + 1);
-      if (!byLeaf.has(leaf)) { byLeaf.set(leaf, []); }
-      byLeaf.get(leaf).push(path);
-    });
-    return { index: index, names: names, mentions: mentions, paged: paged, sorted: sorted, byLeaf: byLeaf,
-      lower: sorted.map(function (path) { return path.toLowerCase(); }) };
+    return found.sort();
+  }
+
+  // The names that hold `part` (lower-cased), in sorted order.
+  function containing(data, part) {
+    const found = [];
+    for (let at = data.lower.indexOf(part); at >= 0; ) {
+      const line = lineAt(data, at);
+      found.push(pathAt(data, line));
+      at = data.lower.indexOf(part, data.starts[line + 1]);
+    }
+    return found;
   }
 
   // What the question asks: {name}, {name, param}, {owner, attr} (an attribute of an object of a class), or {text}.
@@ -105,8 +145,8 @@
   }
 
   function find(data, name) {
-    if (data.names.has(name)) { return name; }
-    if (data.names.has("torch." + name)) { return "torch." + name; }
+    if (entryOf(data, name)) { return name; }
+    if (entryOf(data, "torch." + name)) { return "torch." + name; }
     return null;
   }
 
@@ -115,19 +155,19 @@
     const found = [];
     if (asked.name) {
       const path = find(data, asked.name);
-      if (path) { found.push(describe(data, path, data.names.get(path))); }
+      if (path) { found.push(describe(data, path, entryOf(data, path))); }
     } else if (asked.owner) {
       const suffix = "." + asked.owner + "." + asked.attr;
-      (data.byLeaf.get(asked.attr) || []).forEach(function (path) {
-        if (path.endsWith(suffix)) { found.push(describe(data, path, data.names.get(path))); }
+      withLeaf(data, asked.attr).forEach(function (path) {
+        if (path.endsWith(suffix)) { found.push(describe(data, path, entryOf(data, path))); }
       });
     } else if (asked.callable) {
       // Callables with that name; those whose parameter has a history first, then torch's own name, then the shortest.
       const suffix = "." + asked.callable;
       const ranked = [];
-      (data.byLeaf.get(asked.callable.slice(asked.callable.lastIndexOf(".") + 1)) || []).forEach(function (path) {
+      withLeaf(data, asked.callable.slice(asked.callable.lastIndexOf(".") + 1)).forEach(function (path) {
         if (path === asked.callable || path.endsWith(suffix)) {
-          const entry = data.names.get(path);
+          const entry = entryOf(data, path);
           const described = describe(data, path, entry);
           const facts = parameterFacts(data, entry, asked.param);
           described.facts = facts || ["no change to parameter " + asked.param + " was measured: it was there in every release whose signature could be read"];
@@ -139,17 +179,13 @@
     }
     if (!found.length) {
       const text = (asked.text || asked.name || asked.attr || asked.param || "").toLowerCase().replace(/^torch\./, "");
-      if (text.length >= 2) {
-        const ranked = [];
-        data.lower.forEach(function (lower, position) {
-          if (lower.indexOf(text) >= 0) {
-            const leaf = lower.slice(lower.lastIndexOf(".") + 1);
-            const path = data.sorted[position];
-            ranked.push([leaf === text ? 0 : leaf.startsWith(text) ? 1 : 2, path.length, path]);
-          }
+      if (text.length >= 2 && text.indexOf("\n") < 0) {
+        const ranked = containing(data, text).map(function (path) {
+          const leaf = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+          return [leaf === text ? 0 : leaf.startsWith(text) ? 1 : 2, path.length, path];
         });
         ranked.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : 1); });
-        ranked.slice(0, 20).forEach(function (r) { found.push(describe(data, r[2], data.names.get(r[2]))); });
+        ranked.slice(0, 20).forEach(function (r) { found.push(describe(data, r[2], entryOf(data, r[2]))); });
       }
     }
     return found;
@@ -160,11 +196,11 @@
     const cut = path.lastIndexOf(".");
     const parent = path.slice(0, cut);
     const leaf = path.slice(cut + 1);
-    const entry = data.names.get(path);
+    const entry = entryOf(data, path);
     if (data.paged.has(parent) && !(data.index.kinds[entry.k] === "module" && entry.a)) {
       return up + "reference/" + parent + "/#" + leaf;
     }
-    const owner = data.names.get(parent);
+    const owner = entryOf(data, parent);
     const ownerCut = parent.lastIndexOf(".");
     if (owner && data.index.kinds[owner.k] === "class" && data.paged.has(parent.slice(0, ownerCut))) {
       return up + "reference/" + parent.slice(0, ownerCut) + "/#" + parent.slice(ownerCut + 1) + "." + leaf;
