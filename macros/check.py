@@ -1,7 +1,8 @@
 """Check the data without building the site: `python -m macros.check [--record-published] [data-dir]`.
 
 Prints every mistake as `file:line: field: message` (a broken published URL among them), then the
-features followed across several releases, any likely duplicate ids (one feature under two ids) and
+features followed across several releases, the entries that probably belong to a feature record but name
+none, any likely duplicate ids (one feature under two ids) and
 any `torch.…` name an entry cites that the measured API index says its release did not have (the
 truth check, macros/api/truth.py), and exits non-zero on any of them. `--record-published` adds the
 URLs the site now serves to the registry.
@@ -15,7 +16,7 @@ from pathlib import Path
 from .api.catalog import load_catalog
 from .api.truth import contradictions
 from .build import generate_checked
-from .joins import likely_duplicates
+from .joins import likely_duplicates, likely_records
 from .registry import REGISTRY_NAME, write_registry
 from .yamlfile import DataErrors
 
@@ -57,6 +58,12 @@ def main(argv: list[str]) -> int:
             failed = True
         else:
             print(f"every torch name the entries cite is in the API of its release ({len(catalog.releases) - len(catalog.gaps)} measured)")
+    unattached = likely_records(atlas)
+    if unattached:
+        print(f"{len(unattached)} entries that probably belong to a feature record but name none (give each `feature: <id>`")
+        print("if it is about that feature):")
+        for entry in unattached:
+            print(f"  {entry}")
     duplicates = likely_duplicates(atlas)
     if duplicates:
         print(f"{len(duplicates)} likely duplicate ids: give one feature one id (old ids in `aliases`),", file=sys.stderr)

@@ -115,14 +115,14 @@ BADGE_OTHER = "#37474f"
 BADGE_END = "#b71c1c"
 
 
-def feature_badge(lifecycle: Lifecycle, shown: str) -> str:
-    """An SVG status badge for one feature: its name, and its latest stage with the release, drawn at build time and
-    written by an XML serialiser (the data's text is escaped by construction)."""
-    left, right = "PyTorch Release Atlas", f"{shown} in {lifecycle.latest.version}"
-    slug = lifecycle.latest.stage.lower()
+def feature_badge(name: str, shown: str, stage: str, version: str) -> str:
+    """An SVG status badge for one feature: its name, and its latest stage (`shown` as the site writes it) with the
+    release, drawn at build time and written by an XML serialiser (the data's text is escaped by construction)."""
+    left, right = "PyTorch Release Atlas", f"{shown} in {version}"
+    slug = stage.lower()
     colour = BADGE_END if slug in ("deprecated", "removed") else BADGE_COLOURS.get(slug, BADGE_OTHER)
     left_width, right_width = 10 + 6 * len(left), 10 + 6 * len(right)
-    label = f"{text_only(lifecycle.title)}: {right}"
+    label = f"{text_only(name)}: {right}"
     svg = ET.Element("svg", xmlns=SVG_NS, width=str(left_width + right_width), height="20", role="img", **{"aria-label": label})
     ET.SubElement(svg, "title").text = label
     ET.SubElement(svg, "rect", width=str(left_width), height="20", fill="#555")

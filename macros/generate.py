@@ -154,15 +154,31 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
             platform_titles=PLATFORM_TITLES,
         )
     pages[urls.FEATURES_INDEX] = render("features_index.md.j2")
-    files = {urls.feature_badge(lc.id): exports.feature_badge(lc, atlas.labels.shown(lc.latest.stage)) for lc in lifecycles.values()}
+    files = {}
     for lifecycle in lifecycles.values():
-        if lifecycle.has_history:
-            apis = cited_apis(reference, _entry_texts(atlas, lifecycle))
-            page = render("feature.md.j2", lifecycle=lifecycle, site_url=site_url, apis=apis, reference=reference)
-            pages[urls.feature_doc(lifecycle.id)] = page
-        else:  # mentioned by one release only: the feature's own address leads to that entry
+        latest = lifecycle.latest
+        files[urls.feature_badge(lifecycle.id)] = exports.feature_badge(
+            lifecycle.title, atlas.labels.shown(latest.stage), latest.stage, latest.version
+        )
+        if not lifecycle.has_page:  # mentioned by one release only: the feature's own address leads to that entry
             redirect = urls.feature_redirect(lifecycle.id)
             files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(lifecycle.doc_path))
+    histories = indexes.feature_histories(atlas, lifecycles)
+    for history in histories.values():
+        latest = history.latest
+        if history.id not in lifecycles and latest:  # a record whose own entries give it a stage
+            shown = atlas.labels.shown(latest.stage)
+            files[urls.feature_badge(history.id)] = exports.feature_badge(history.record.name, shown, latest.stage, latest.release.version)
+        apis = cited_apis(reference, [*(f"`{name}`" for name in history.record.apis), *_entry_texts(history)])
+        pages[urls.feature_doc(history.id)] = render(
+            "feature.md.j2",
+            history=history,
+            histories=histories,
+            site_url=site_url,
+            apis=apis,
+            reference=reference,
+            has_badge=urls.feature_badge(history.id) in files,
+        )
     pages[urls.MATRIX] = render(
         "matrix.md.j2",
         stages=indexes.stages_shown(atlas, lifecycles.values()),
@@ -216,14 +232,9 @@ def _template_state(patterns: tuple[str, ...]) -> tuple:
     return tuple((path.name, path.stat().st_mtime_ns, path.stat().st_size) for path in found)
 
 
-def _entry_texts(atlas: Atlas, lifecycle: indexes.Lifecycle) -> list[str]:
-    """The title, summary and details of every entry about a feature, oldest first."""
-    found = []
-    for stage in lifecycle.stages:
-        release = atlas.release(stage.version)
-        item = release.feature(lifecycle.id) or release.change(lifecycle.id)
-        found += entry_texts(item)
-    return found
+def _entry_texts(history: indexes.FeatureHistory) -> list[str]:
+    """The title, summary and details of every entry about a feature and its parts, oldest first."""
+    return [text for appearance in history.everything for text in entry_texts(appearance.item)]
 
 
 def _check_front_matter(pages: dict[str, str]) -> None:

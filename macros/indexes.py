@@ -11,7 +11,7 @@ from packaging.version import Version
 
 from . import urls
 from .markup import text_only
-from .model import Atlas, Change, Feature, Release
+from .model import Atlas, Change, Feature, FeatureRecord, Release
 
 END_STAGES = {"deprecation": "Deprecated", "removal": "Removed"}
 
@@ -29,10 +29,11 @@ class Lifecycle:
     """One feature followed across every release that mentions it (oldest first)."""
 
     id: str
-    title: str
+    title: str  # the feature record's name when there is one, else the latest entry's title
     component: str
     topics: tuple[str, ...]
     stages: tuple[Stage, ...]
+    has_page: bool = False  # a history page of its own (several releases, or a feature record), not a redirect
 
     @property
     def sort_key(self) -> str:
@@ -52,7 +53,7 @@ class Lifecycle:
     @property
     def doc_path(self) -> str:
         """Where the feature is described: its history page, or else its entry on its one release page."""
-        return urls.feature_doc(self.id) if self.has_history else urls.release_entry(self.stages[0].version, self.id)
+        return urls.feature_doc(self.id) if self.has_page else urls.release_entry(self.stages[0].version, self.id)
 
     def first_release_with(self, stages: Iterable[str]) -> str | None:
         """The first release in which the feature had one of these stages, if any."""
@@ -120,14 +121,112 @@ def build_lifecycles(atlas: Atlas) -> dict[str, Lifecycle]:
         appearances.sort(key=lambda pair: pair[0].number)
         features = [item for _, item in appearances if isinstance(item, Feature)]
         latest = features[-1]
+        record = atlas.records_by_id.get(feature_id)
         lifecycles[feature_id] = Lifecycle(
             id=feature_id,
-            title=latest.title,
+            title=record.name if record else latest.title,
             component=latest.component,
             topics=tuple(dict.fromkeys(topic for item in features for topic in item.topics)),
             stages=tuple(Stage(release.version, _stage_of(item)) for release, item in appearances),
+            has_page=record is not None or len(appearances) > 1,
         )
     return lifecycles
+
+
+@dataclass(frozen=True, slots=True)
+class Appearance:
+    """One release entry about a feature: a feature entry (its stage is its label), or a change (deprecation and
+    removal end a feature's stages; a breaking change has none)."""
+
+    release: Release
+    item: Feature | Change
+
+    @property
+    def stage(self) -> str | None:
+        """The stage this entry stands for, if any."""
+        return _stage_of(self.item) if isinstance(self.item, Feature) or self.item.kind in END_STAGES else None
+
+
+@dataclass(frozen=True)
+class FeatureHistory:
+    """A feature as a whole: its record, every release entry about it (oldest first), and its parts' histories.
+
+    A feature id that several releases share but no record names yet has a history too, named after its latest entry.
+    """
+
+    record: FeatureRecord
+    appearances: tuple[Appearance, ...]
+    parts: tuple[FeatureHistory, ...] = ()
+    recorded: bool = True
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def staged(self) -> tuple[Appearance, ...]:
+        """The feature's own entries that give it a stage."""
+        return tuple(a for a in self.appearances if a.stage)
+
+    @property
+    def everything(self) -> tuple[Appearance, ...]:
+        """Its own entries and its parts', oldest release first."""
+        found = [*self.appearances, *(a for part in self.parts for a in part.everything)]
+        return tuple(sorted(found, key=lambda a: a.release.number))
+
+    @property
+    def since(self) -> Appearance:
+        """The first entry about the feature or one of its parts."""
+        return self.everything[0]
+
+    @property
+    def latest(self) -> Appearance | None:
+        """The feature's own latest staged entry."""
+        return self.staged[-1] if self.staged else None
+
+    def first_with(self, stages: Iterable[str]) -> Appearance | None:
+        """The feature's own first entry at one of these stages."""
+        wanted = set(stages)
+        return next((a for a in self.staged if a.stage in wanted), None)
+
+    @property
+    def breaking(self) -> tuple[Appearance, ...]:
+        """The backwards-incompatible changes that touched the feature or its parts."""
+        return tuple(a for a in self.everything if isinstance(a.item, Change) and a.item.kind == "breaking")
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """Every release with an entry about the feature or its parts, oldest first."""
+        return tuple(dict.fromkeys(a.release.version for a in self.everything))
+
+
+def feature_histories(atlas: Atlas, lifecycles: dict[str, Lifecycle]) -> dict[str, FeatureHistory]:
+    """Every feature with a page of its own: each record, and each id that several releases share without a record."""
+    own: dict[str, list[Appearance]] = defaultdict(list)
+    for release in atlas.releases:
+        for item in (*release.features, *release.changes):
+            record_id = atlas.record_of(item)
+            if record_id:
+                own[record_id].append(Appearance(release, item))
+    children: dict[str, list[str]] = defaultdict(list)
+    for record in atlas.records:
+        if record.part_of:
+            children[record.part_of].append(record.id)
+
+    def history(record: FeatureRecord) -> FeatureHistory:
+        parts = tuple(history(atlas.records_by_id[child]) for child in children[record.id])
+        return FeatureHistory(record, tuple(own[record.id]), parts)
+
+    histories = {record.id: history(record) for record in atlas.records}
+    for lifecycle in lifecycles.values():
+        if lifecycle.has_page and lifecycle.id not in histories:
+            appearances = []
+            for stage in lifecycle.stages:
+                release = atlas.release(stage.version)
+                appearances.append(Appearance(release, release.feature(lifecycle.id) or release.change(lifecycle.id)))
+            record = FeatureRecord(lifecycle.id, lifecycle.title, "", lifecycle.topics)
+            histories[lifecycle.id] = FeatureHistory(record, tuple(appearances), recorded=False)
+    return histories
 
 
 def _stage_of(item: Feature | Change) -> str:

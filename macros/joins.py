@@ -7,6 +7,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from .markup import text_only
 from .model import Atlas, Feature
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
@@ -121,4 +122,40 @@ def likely_duplicates(atlas: Atlas) -> list[LikelyDuplicate]:
             if reason:
                 found.append(LikelyDuplicate(first, second, first_release, second_release, reason))
                 break
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class LikelyRecord:
+    """A release entry that names no feature record, though its title names a record's feature or cites its API."""
+
+    version: str
+    entry_id: str
+    record_id: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.version} {self.entry_id} -> {self.record_id} ({self.why})"
+
+
+def likely_records(atlas: Atlas) -> list[LikelyRecord]:
+    """Entries without a feature record whose title names a record's feature (its name as a whole word, at least four
+    characters) or cites one of its APIs in a code span; a part is preferred to the feature it belongs to."""
+    records = sorted(atlas.records, key=lambda record: record.part_of is None)  # parts first
+    names = [(record, re.compile(rf"(?<![\w.-]){re.escape(text_only(record.name))}(?![\w-])")) for record in records]
+    found = []
+    for release in atlas.releases:
+        for item in (*release.features, *release.changes):
+            if atlas.record_of(item):
+                continue
+            title = text_only(item.title)
+            cited = set(_CODE_SPAN.findall(item.title))
+            for record, pattern in names:
+                if len(text_only(record.name)) >= 4 and pattern.search(title):
+                    found.append(LikelyRecord(release.version, item.id, record.id, f"its title names {text_only(record.name)}"))
+                    break
+                api = next((name for name in record.apis if name in cited), None)
+                if api:
+                    found.append(LikelyRecord(release.version, item.id, record.id, f"its title cites {api}"))
+                    break
     return found

@@ -16,7 +16,7 @@ from packaging.version import Version
 
 from . import markup
 from .markup import MAX_SYNTAX_PER_FIELD, MAX_SYNTAX_PER_FILE, markup_problem, syntax_count
-from .model import Atlas, BlockResult, DistinctPair, Labels, LabelScheme, Redirect, Release, Topic
+from .model import Atlas, BlockResult, DistinctPair, FeatureRecord, Labels, LabelScheme, Redirect, Release, Topic
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, parse_yaml, read_data_bytes, read_yaml
 
@@ -27,7 +27,7 @@ SECTION_IDS = frozenset({"release-facts", "highlights", "features", "changes", "
 # A site path of at most 8 segments, each a short name that neither is nor starts with a dot (no `..`, no hidden file).
 _SITE_PATH = re.compile(r"/(?:[a-z0-9_-][a-z0-9._-]{0,63}/){0,8}")
 _REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
-_TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning")
+_TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning", "name", "description")
 T = TypeVar("T")
 # Each data file's last parse, by display name and schema: (digest of its bytes, document or None, its mistakes).
 _checked_files: dict[tuple[str, str], tuple[bytes, YamlDocument | None, tuple[DataError, ...]]] = {}
@@ -81,9 +81,74 @@ def load_atlas(data_dir: Path) -> Atlas:
     ordered = tuple(_with_results(release, data_dir, errors) for _, (_, release) in sorted(releases.items()))
     distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
     redirects = _load_redirects(data_dir, errors)
+    records = _load_records(data_dir, topic_ids, errors)
+    _check_record_pointers(ordered, {record.id for record in records}, {r.version: n for n, r in releases.values()}, errors)
+    _check_records_used(records, ordered, data_dir, errors)
     if errors:
         raise DataErrors(errors)
-    return Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects)
+    return Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects, records=records)
+
+
+def _load_records(data_dir: Path, topic_ids: set[str], errors: list[DataError]) -> tuple[FeatureRecord, ...]:
+    """Read data/features.yaml, the feature records, if it exists: unique ids, known topics, and parts of records that
+    exist, with no feature a part of itself however many steps away."""
+    path = data_dir / "features.yaml"
+    if not _present(path):
+        return ()
+    name = _display_name(path, data_dir)
+    document = _read_valid(path, name, "features.schema.json", errors, data_dir)
+    if document is None:
+        return ()
+    report = _FileReport(name, document, errors)
+    raw_records = document.data["features"]
+    _check_unique([r["id"] for r in raw_records], ("features",), "feature id", report)
+    _check_text(report)
+    parents = {r["id"]: r.get("part_of") for r in raw_records}
+    in_reported_cycle: set[str] = set()
+    for index, raw in enumerate(raw_records):
+        for position, topic in enumerate(raw.get("topics", [])):
+            if topic not in topic_ids:
+                report.error(("features", index, "topics", position), f"unknown topic '{topic}' (see data/topics.yaml)")
+        parent, seen = raw.get("part_of"), {raw["id"]}
+        if parent is not None and parent not in parents:
+            report.error(("features", index, "part_of"), f"'{parent}' is not the id of a feature record in this file")
+            continue
+        while parent is not None and parent not in seen:
+            seen.add(parent)
+            parent = parents.get(parent)
+        if parent == raw["id"] and raw["id"] not in in_reported_cycle:  # one error per cycle, at its first record
+            in_reported_cycle |= seen
+            report.error(("features", index, "part_of"), f"'{raw['id']}' would be a part of itself through '{raw['part_of']}'")
+    return tuple(structure(FeatureRecord, raw) for raw in raw_records)
+
+
+def _check_records_used(records: tuple[FeatureRecord, ...], releases: tuple[Release, ...], data_dir: Path, errors: list[DataError]) -> None:
+    """Every feature record has an entry about it or about one of its parts: a record with none would have no history."""
+    ids = {record.id for record in records}
+    used = {entry.feature or entry.id for release in releases for entry in (*release.features, *release.changes)} & ids
+    parents = {record.id: record.part_of for record in records}
+    for record_id in list(used):
+        while (record_id := parents.get(record_id)) is not None and record_id not in used:
+            used.add(record_id)
+    name = _display_name(data_dir / "features.yaml", data_dir)
+    document = _checked_files.get((name, "features.schema.json"), (None, None))[1]
+    for index, record in enumerate(records):
+        if record.id not in used:
+            message = f"no release entry is about '{record.id}' or its parts: give one `feature: {record.id}`, or remove the record"
+            errors.append(DataError(name, message, document.line_of(("features", index, "id")) if document else None, ("features", index)))
+
+
+def _check_record_pointers(releases: tuple[Release, ...], record_ids: set[str], files: dict[str, str], errors: list[DataError]) -> None:
+    """Every entry's `feature` names a record of data/features.yaml (`files`: each release's file, by version)."""
+    for release in releases:
+        name = files[release.version]
+        document = _checked_files[(name, "release.schema.json")][1]
+        for kind, entries in (("features", release.features), ("changes", release.changes)):
+            for index, entry in enumerate(entries):
+                if entry.feature is not None and entry.feature not in record_ids:
+                    path = (kind, index, "feature")
+                    message = f"'{entry.feature}' is not the id of a feature record in data/features.yaml"
+                    errors.append(DataError(name, message, document.line_of(path) if document else None, path))
 
 
 def _with_results(release: Release, data_dir: Path, errors: list[DataError]) -> Release:

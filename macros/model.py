@@ -154,6 +154,7 @@ class Feature:
     example: Example | None = None
     aliases: tuple[str, ...] = ()
     absent_apis: tuple[str, ...] = ()
+    feature: str | None = None  # the feature record this entry is about, when its id is not the record's
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,7 @@ class Change:
     after_raises: str | None = None
     aliases: tuple[str, ...] = ()
     absent_apis: tuple[str, ...] = ()
+    feature: str | None = None  # the feature record this change touches, when its id is not the record's
 
     @property
     def kind_label(self) -> str:
@@ -264,6 +266,19 @@ class Topic:
 
 
 @dataclass(frozen=True, slots=True)
+class FeatureRecord:
+    """One feature as a whole (data/features.yaml): its own name and description, what it is about, and the bigger
+    feature it is a part of. Release entries belong to it by its id, or by naming it in their `feature` field."""
+
+    id: str
+    name: str
+    description: str
+    topics: tuple[str, ...] = ()
+    apis: tuple[str, ...] = ()
+    part_of: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Label:
     """One word a labeling scheme uses to mark a feature's stability, and what it promises."""
 
@@ -348,6 +363,7 @@ class Atlas:
     labels: Labels
     distinct: tuple[DistinctPair, ...] = ()
     redirects: tuple[Redirect, ...] = ()
+    records: tuple[FeatureRecord, ...] = ()
 
     @cached_property
     def newest_first(self) -> tuple[Release, ...]:
@@ -361,6 +377,15 @@ class Atlas:
     def topic(self, topic_id: str) -> Topic:
         """The topic with this id."""
         return next(t for t in self.topics if t.id == topic_id)
+
+    @cached_property
+    def records_by_id(self) -> dict[str, FeatureRecord]:
+        """The feature records, by id."""
+        return {record.id: record for record in self.records}
+
+    def record_of(self, entry: Feature | Change) -> str | None:
+        """The id of the feature record an entry is about: the one it names, else the record with its id, if any."""
+        return entry.feature or (entry.id if entry.id in self.records_by_id else None)
 
 
 def _code_blocks_of(entry: Feature | Change) -> list[CodeBlock]:

@@ -62,6 +62,7 @@ def _escaped(field: str, escape: str) -> tuple[tuple[str, str, str], ...]:
 
 
 R21 = "releases/2.1.yaml"
+RECORD = b"features:\n  - id: alpha\n    name: Alpha\n    description: What alpha is.\n"  # data/features.yaml, one record
 
 CASES = [
     Case(
@@ -439,6 +440,32 @@ CASES = [
         "redirect-segment-too-long",
         "data/redirects.yaml:1: expected site paths on both sides",
         writes={"redirects.yaml": ("/" + "a" * 300 + "/: /releases/2.1/\n").encode()},
+    ),
+    Case(
+        "feature-record-part-of-unknown",
+        "data/features.yaml:5: features[0].part_of: 'nope' is not the id of a feature record in this file",
+        writes={"features.yaml": RECORD + b"    part_of: nope\n"},
+    ),
+    Case(
+        "feature-records-part-of-each-other",
+        "data/features.yaml:5: features[0].part_of: 'alpha' would be a part of itself through 'gamma'",
+        writes={"features.yaml": RECORD + b"    part_of: gamma\n  - {id: gamma, name: Gamma, description: G., part_of: alpha}\n"},
+    ),
+    Case(
+        "feature-record-unknown-topic",
+        "data/features.yaml:5: features[0].topics[0]: unknown topic 'gpu'",
+        writes={"features.yaml": RECORD + b"    topics: [gpu]\n"},
+    ),
+    Case(
+        "feature-record-with-no-entry",
+        "data/features.yaml:2: features[0]: no release entry is about 'omega' or its parts",
+        writes={"features.yaml": RECORD.replace(b"id: alpha", b"id: omega")},
+    ),
+    Case(
+        "entry-names-an-unknown-feature-record",
+        "data/releases/2.1.yaml:10: features[0].feature: 'nope' is not the id of a feature record in data/features.yaml",
+        writes={"features.yaml": RECORD},
+        edits=((R21, "  - id: alpha\n", "  - id: alpha\n    feature: nope\n"),),
     ),
     Case(
         "image-in-data-text",

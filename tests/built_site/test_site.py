@@ -225,8 +225,8 @@ def test_data_text_is_never_executed(built_site):
 
 def test_a_feature_from_one_release_has_an_address_that_leads_to_its_entry(built_site):
     redirects = _redirect_pages(built_site)
-    single = [lc for lc in indexes.build_lifecycles(ATLAS).values() if not lc.has_history]
-    assert single, "the real data has features that one release mentions"
+    single = [lc for lc in indexes.build_lifecycles(ATLAS).values() if not lc.has_page]
+    assert single, "the real data has features that one release mentions and no record names"
     for lifecycle in single:
         stub = built_site.page(f"features/{lifecycle.id}/")
         file, fragment = _resolve(built_site, stub, redirects[stub])
@@ -338,3 +338,21 @@ def test_upgrade_steps_list_each_change_and_stage_move_as_its_own_item(built_sit
         section = html[start : html.index("</section>", start)]
         expected = (len(step.changes) or 1) + len(step.stage_changes)
         assert section.count("<li>") == expected, step.release.version
+
+
+def test_torch_compile_has_one_page_with_its_name_its_parts_and_every_release(built_site):
+    """The feature record of torch.compile: its own name and description, its parts, and its entries from 2.0 on."""
+    history = indexes.feature_histories(ATLAS, indexes.build_lifecycles(ATLAS))["torch-compile"]
+    page = built_site.page("features/torch-compile/")
+    text = page.read_text(encoding="utf-8")
+    assert 'http-equiv="refresh"' not in text  # a page, no longer a redirect to the 2.0 entry
+    document = parse(page)
+    assert "torch.compile" in html.unescape(re.search(r"<h1[^>]*>(.*?)</h1>", text, re.S).group(1))
+    assert {"parts", "history"} <= document.ids
+    assert "wraps a model or function and returns a compiled version" in html.unescape(text)
+    versions = {a.release.version for a in history.everything}
+    assert {"2.0", "2.5", "2.14"} <= versions
+    for version in versions:
+        assert f"in-{version.replace('.', '-')}" in document.ids
+    for part in history.parts:
+        assert f'href="../{part.id}/"' in text

@@ -1,0 +1,93 @@
+"""Feature records (data/features.yaml): one feature as a whole, its entries across releases, its parts, its page."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from macros import indexes
+from macros.generate import generate_site
+from macros.joins import likely_records
+from macros.loading import load_atlas
+from tests.conftest import MINI_DATA
+
+RECORDS = """\
+features:
+  - id: alpha
+    name: Alpha engine
+    description: What alpha is, as a whole.
+    topics: [cuda]
+    apis: [torch.alpha]
+  - id: alpha-turbo
+    name: Alpha turbo
+    description: A part of alpha.
+    part_of: alpha
+"""
+
+
+@pytest.fixture
+def recorded_atlas(tmp_path):
+    """The mini data set with two records: alpha, and its part alpha-turbo, which 2.10's delta entry names."""
+    data = shutil.copytree(MINI_DATA, tmp_path / "data")
+    (data / "features.yaml").write_text(RECORDS, encoding="utf-8")
+    release = data / "releases" / "2.10.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("  - id: delta\n", "  - id: delta\n    feature: alpha-turbo\n"))
+    return load_atlas(data)
+
+
+def test_entries_belong_to_the_record_with_their_id_or_the_one_they_name(recorded_atlas):
+    histories = indexes.feature_histories(recorded_atlas, indexes.build_lifecycles(recorded_atlas))
+    alpha, turbo = histories["alpha"], histories["alpha-turbo"]
+    assert [(a.release.version, a.item.id, a.stage) for a in alpha.appearances] == [
+        ("2.0", "alpha", "Prototype"),
+        ("2.1", "alpha", "Beta"),
+        ("2.10", "alpha", "Stable"),
+    ]
+    assert [(a.release.version, a.item.id) for a in turbo.appearances] == [("2.10", "delta")]
+    assert alpha.parts == (turbo,)
+    assert [a.item.id for a in alpha.everything] == ["alpha", "alpha", "alpha", "delta"]
+    assert alpha.first_with(["Beta"]).release.version == "2.1"
+    assert alpha.versions == ("2.0", "2.1", "2.10")
+
+
+def test_a_lifecycle_takes_its_records_name_and_a_recorded_feature_gets_a_page(recorded_atlas):
+    lifecycles = indexes.build_lifecycles(recorded_atlas)
+    assert lifecycles["alpha"].title == "Alpha engine"
+    assert lifecycles["delta"].title != "Alpha turbo"  # delta names a record; its own lifecycle keeps its title
+    assert not lifecycles["delta"].has_page
+    site = generate_site(recorded_atlas, site_url="https://example.org/atlas/")
+    turbo = site.pages["features/alpha-turbo.md"]
+    assert "# Alpha turbo" in turbo and "Part of [Alpha engine](../features/alpha.md)" in turbo
+    alpha = site.pages["features/alpha.md"]
+    assert "What alpha is, as a whole." in alpha
+    assert "## Its parts { #parts }" in alpha and "[Alpha turbo](../features/alpha-turbo.md)" in alpha
+    assert "(part)" in alpha  # the part's entry is in the history table, marked as a part's
+    assert "features/alpha-turbo/badge.svg" in site.files
+    assert "features/delta/index.html" in site.files  # one release, no record: still a redirect to its entry
+
+
+def test_unrecorded_features_of_several_releases_keep_a_page_named_after_their_latest_entry(mini_atlas):
+    site = generate_site(mini_atlas, site_url="https://example.org/atlas/")
+    histories = indexes.feature_histories(mini_atlas, site.lifecycles)
+    assert set(histories) == {"alpha", "beta-thing", "gamma"}
+    assert not histories["gamma"].recorded
+    assert "features/gamma.md" in site.pages
+
+
+def test_make_check_suggests_a_record_for_an_entry_whose_title_names_it(recorded_atlas):
+    suggestions = [str(s) for s in likely_records(recorded_atlas)]
+    assert suggestions == []  # no unattached title names a record yet
+    renamed = recorded_atlas.releases[0].features[1]
+    assert renamed.id == "beta-thing"
+    patched = load_atlas_with_title(recorded_atlas, "beta-thing", "Beta thing for the Alpha engine")
+    assert [str(s) for s in likely_records(patched)] == ["2.0 beta-thing -> alpha (its title names Alpha engine)"]
+
+
+def load_atlas_with_title(atlas, item_id: str, title: str):
+    """The atlas with one feature of its first release retitled."""
+    from dataclasses import replace
+
+    first = atlas.releases[0]
+    features = tuple(replace(f, title=title) if f.id == item_id else f for f in first.features)
+    return replace(atlas, releases=(replace(first, features=features), *atlas.releases[1:]))
