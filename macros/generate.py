@@ -250,7 +250,7 @@ def published_urls(atlas: Atlas, paths: list[str]) -> frozenset[str]:
     """Every URL the site serves from these docs pages and files, plus each feature and change anchor of the release pages."""
     served = {urls.site_path(path) for path in paths}
     for release in atlas.releases:
-        items = (*release.features, *release.changes)
+        items = release.entries
         served.update(urls.site_path(urls.release_entry(release.version, anchor)) for item in items for anchor in (item.id, *item.aliases))
     return frozenset(f"/{path}" for path in served)
 

@@ -6,6 +6,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from packaging.version import Version
 
@@ -168,7 +169,7 @@ class FeatureHistory:
         """The feature's own entries that give it a stage."""
         return tuple(a for a in self.appearances if a.stage)
 
-    @property
+    @cached_property
     def everything(self) -> tuple[Appearance, ...]:
         """Its own entries and its parts', oldest release first."""
         found = [*self.appearances, *(a for part in self.parts for a in part.everything)]
@@ -204,7 +205,7 @@ def feature_histories(atlas: Atlas, lifecycles: dict[str, Lifecycle]) -> dict[st
     """Every feature with a page of its own: each record, and each id that several releases share without a record."""
     own: dict[str, list[Appearance]] = defaultdict(list)
     for release in atlas.releases:
-        for item in (*release.features, *release.changes):
+        for item in release.entries:
             record_id = atlas.record_of(item)
             if record_id:
                 own[record_id].append(Appearance(release, item))

@@ -145,7 +145,7 @@ def likely_records(atlas: Atlas) -> list[LikelyRecord]:
     names = [(record, re.compile(rf"(?<![\w.-]){re.escape(text_only(record.name))}(?![\w-])")) for record in records]
     found = []
     for release in atlas.releases:
-        for item in (*release.features, *release.changes):
+        for item in release.entries:
             if atlas.record_of(item):
                 continue
             title = text_only(item.title)

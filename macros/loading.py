@@ -82,21 +82,17 @@ def load_atlas(data_dir: Path) -> Atlas:
     distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
     redirects = _load_redirects(data_dir, errors)
     records = _load_records(data_dir, topic_ids, errors)
-    _check_record_pointers(ordered, {record.id for record in records}, {r.version: n for n, r in releases.values()}, errors)
-    _check_records_used(records, ordered, data_dir, errors)
+    atlas = Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects, records=records)
+    _check_record_use(atlas, {r.version: n for n, r in releases.values()}, data_dir, errors)
     if errors:
         raise DataErrors(errors)
-    return Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects, records=records)
+    return atlas
 
 
 def _load_records(data_dir: Path, topic_ids: set[str], errors: list[DataError]) -> tuple[FeatureRecord, ...]:
     """Read data/features.yaml, the feature records, if it exists: unique ids, known topics, and parts of records that
     exist, with no feature a part of itself however many steps away."""
-    path = data_dir / "features.yaml"
-    if not _present(path):
-        return ()
-    name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "features.schema.json", errors, data_dir)
+    name, document = _read_optional(data_dir / "features.yaml", "features.schema.json", errors, data_dir)
     if document is None:
         return ()
     report = _FileReport(name, document, errors)
@@ -122,42 +118,37 @@ def _load_records(data_dir: Path, topic_ids: set[str], errors: list[DataError]) 
     return tuple(structure(FeatureRecord, raw) for raw in raw_records)
 
 
-def _check_records_used(records: tuple[FeatureRecord, ...], releases: tuple[Release, ...], data_dir: Path, errors: list[DataError]) -> None:
-    """Every feature record has an entry about it or about one of its parts: a record with none would have no history."""
-    ids = {record.id for record in records}
-    used = {entry.feature or entry.id for release in releases for entry in (*release.features, *release.changes)} & ids
-    parents = {record.id: record.part_of for record in records}
-    for record_id in list(used):
-        while (record_id := parents.get(record_id)) is not None and record_id not in used:
-            used.add(record_id)
-    name = _display_name(data_dir / "features.yaml", data_dir)
-    document = _checked_files.get((name, "features.schema.json"), (None, None))[1]
-    for index, record in enumerate(records):
-        if record.id not in used:
-            message = f"no release entry is about '{record.id}' or its parts: give one `feature: {record.id}`, or remove the record"
-            errors.append(DataError(name, message, document.line_of(("features", index, "id")) if document else None, ("features", index)))
-
-
-def _check_record_pointers(releases: tuple[Release, ...], record_ids: set[str], files: dict[str, str], errors: list[DataError]) -> None:
-    """Every entry's `feature` names a record of data/features.yaml (`files`: each release's file, by version)."""
-    for release in releases:
+def _check_record_use(atlas: Atlas, files: dict[str, str], data_dir: Path, errors: list[DataError]) -> None:
+    """Every entry's `feature` names a record of data/features.yaml (`files`: each release's file, by version), and
+    every record has an entry about it or about one of its parts: a record with none would have no history."""
+    used: set[str] = set()
+    for release in atlas.releases:
         name = files[release.version]
-        document = _checked_files[(name, "release.schema.json")][1]
         for kind, entries in (("features", release.features), ("changes", release.changes)):
             for index, entry in enumerate(entries):
-                if entry.feature is not None and entry.feature not in record_ids:
-                    path = (kind, index, "feature")
+                if entry.feature is not None and entry.feature not in atlas.records_by_id:
                     message = f"'{entry.feature}' is not the id of a feature record in data/features.yaml"
-                    errors.append(DataError(name, message, document.line_of(path) if document else None, path))
+                    errors.append(_located(name, "release.schema.json", (kind, index, "feature"), message))
+                record = atlas.records_by_id.get(atlas.record_of(entry) or "")
+                while record is not None and record.id not in used:  # the record and every feature it is a part of
+                    used.add(record.id)
+                    record = atlas.records_by_id.get(record.part_of or "")
+    name = _display_name(data_dir / "features.yaml", data_dir)
+    for index, record in enumerate(atlas.records):
+        if record.id not in used:
+            message = f"no release entry is about '{record.id}' or its parts: give one `feature: {record.id}`, or remove the record"
+            errors.append(_located(name, "features.schema.json", ("features", index), message))
+
+
+def _located(name: str, schema_name: str, path: FieldPath, message: str) -> DataError:
+    """An error at a field of a file this load has read, with the field's line."""
+    document = _checked_files[(name, schema_name)][1]
+    return DataError(name, message, document.line_of(path) if document else None, path)
 
 
 def _with_results(release: Release, data_dir: Path, errors: list[DataError]) -> Release:
     """The release with the code-block results of data/examples/<version>.yaml (written by `make examples`), if any."""
-    path = data_dir / "examples" / f"{release.version}.yaml"
-    if not _present(path):
-        return release
-    name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "examples.schema.json", errors, data_dir)
+    name, document = _read_optional(data_dir / "examples" / f"{release.version}.yaml", "examples.schema.json", errors, data_dir)
     if document is None:
         return release
     if document.data["release"] != release.version:
@@ -188,6 +179,12 @@ def _load_redirects(data_dir: Path, errors: list[DataError]) -> tuple[Redirect, 
             message = f"expected site paths on both sides, such as {_REDIRECT_EXAMPLE}; found {old!r}: {new!r}"
             errors.append(DataError(name, message, line))
     return tuple(redirects)
+
+
+def _read_optional(path: Path, schema_name: str, errors: list[DataError], data_dir: Path) -> tuple[str, YamlDocument | None]:
+    """An optional data file's display name, and its document when it is there and valid (see `_read_valid`)."""
+    name = _display_name(path, data_dir)
+    return name, _read_valid(path, name, schema_name, errors, data_dir) if _present(path) else None
 
 
 def _present(path: Path) -> bool:
@@ -234,11 +231,7 @@ def _load_labels(data_dir: Path, errors: list[DataError]) -> Labels:
 
 def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError]) -> tuple[DistinctPair, ...]:
     """Read data/distinct.yaml, the reviewed look-alike ids, if it exists; each id must still name a feature."""
-    path = data_dir / "distinct.yaml"
-    if not _present(path):
-        return ()
-    name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "distinct.schema.json", errors, data_dir)
+    name, document = _read_optional(data_dir / "distinct.yaml", "distinct.schema.json", errors, data_dir)
     if document is None:
         return ()
     report = _FileReport(name, document, errors)

@@ -207,14 +207,19 @@ class Release:
     changes: tuple[Change, ...] = ()
     results: tuple[BlockResult, ...] = ()  # from data/examples/<version>.yaml, written by `make examples`
 
+    @property
+    def entries(self) -> tuple[Feature | Change, ...]:
+        """Its features, then its changes, in page order."""
+        return (*self.features, *self.changes)
+
     def code_blocks(self) -> list[CodeBlock]:
         """Every code block of the release, in page order."""
-        return [block for entry in (*self.features, *self.changes) for block in _code_blocks_of(entry)]
+        return [block for entry in self.entries for block in _code_blocks_of(entry)]
 
     def result(self, item: str, role: str) -> BlockResult | None:
         """The recorded result of a block, if it was recorded for the block as it is now."""
         found = next((r for r in self.results if (r.item, r.role) == (item, role)), None)
-        entry = next((e for e in (*self.features, *self.changes) if e.id == item), None) if found else None
+        entry = next((e for e in self.entries if e.id == item), None) if found else None
         block = next((b for b in _code_blocks_of(entry) if b.role == role), None) if entry else None
         return found if block and found.hash == block.hash else None
 

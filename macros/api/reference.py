@@ -251,7 +251,7 @@ def mentions(atlas: Atlas) -> dict[str, list[list[str]]]:
     stability, or the change's kind), title as plain text], oldest first."""
     found: dict[str, list[list[str]]] = {}
     for release in atlas.releases:
-        for item in (*release.features, *release.changes):
+        for item in release.entries:
             what = getattr(item, "stability", None) or getattr(item, "kind", "")
             for name in dict.fromkeys(name for text in entry_texts(item) for name in cited_names(text)):
                 found.setdefault(name, []).append([release.version, item.id, what, text_only(item.title)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -80,14 +81,12 @@ def test_make_check_suggests_a_record_for_an_entry_whose_title_names_it(recorded
     assert suggestions == []  # no unattached title names a record yet
     renamed = recorded_atlas.releases[0].features[1]
     assert renamed.id == "beta-thing"
-    patched = load_atlas_with_title(recorded_atlas, "beta-thing", "Beta thing for the Alpha engine")
+    patched = _retitled(recorded_atlas, "beta-thing", "Beta thing for the Alpha engine")
     assert [str(s) for s in likely_records(patched)] == ["2.0 beta-thing -> alpha (its title names Alpha engine)"]
 
 
-def load_atlas_with_title(atlas, item_id: str, title: str):
+def _retitled(atlas, item_id: str, title: str):
     """The atlas with one feature of its first release retitled."""
-    from dataclasses import replace
-
     first = atlas.releases[0]
     features = tuple(replace(f, title=title) if f.id == item_id else f for f in first.features)
     return replace(atlas, releases=(replace(first, features=features), *atlas.releases[1:]))
