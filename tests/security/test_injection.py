@@ -52,6 +52,7 @@ URL_ATTRIBUTES = ("href", "src", "action", "formaction", "data", "xlink:href", "
 MINI_TOPICS = 2
 FORBIDDEN_TAGS = ("iframe", "object", "embed", "base", "frame", "applet", "textarea")
 THEME_ID = re.compile(r"__(analytics|config|consent|drawer|search|settings|toc)|__(palette|nav|code|tabbed)_[0-9a-z_]+")
+PAYLOAD_RECORD_NAME = "`</title><script>alert(91)</script>` {{ 7 * 7 }}"  # a record's name is at most 80 characters
 PAYLOAD_LABEL = "{{ lipsum.__globals__['os'].makedirs('pwned') }} `</title><script>alert(90)</script>`"
 PAYLOAD_RESULT = '<script>alert(91)</script> {{ config }} --8<-- "mkdocs.yml"'
 
@@ -137,7 +138,10 @@ def _injected_data(data_dir: Path) -> tuple[Path, list[str]]:
 
 
 def _inject_labels_and_results(data_dir: Path, atlas: Atlas) -> None:
-    """A label's intro and meaning, and the recorded result of one code block, carry hostile text too."""
+    """A label's intro and meaning, a feature record's name (its page's title) and description, and the recorded result
+    of one code block carry hostile text too."""
+    record = {"id": "alpha", "name": PAYLOAD_RECORD_NAME, "description": PAYLOAD_LABEL}
+    (data_dir / "features.yaml").write_text(yaml.safe_dump({"features": [record]}, allow_unicode=True), encoding="utf-8")
     labels = yaml.safe_load((data_dir / "labels.yaml").read_text(encoding="utf-8"))
     labels["schemes"][0]["intro"] = PAYLOAD_LABEL
     labels["schemes"][-1]["labels"][0]["meaning"] = PAYLOAD_LABEL
@@ -165,9 +169,7 @@ def _restore(error, releases: list[dict], topics: list[dict]) -> None:
         return
     index = int(Path(error.file).stem.split(".")[1])
     path = next(p for p in RELEASE_FIELDS if tuple(error.path[: len(p)]) == p)
-    _set(
-        releases[index], path, yaml.safe_load(yaml.safe_dump(_release(index)))["features"][0]["title"] if False else _harmless(index, path)
-    )
+    _set(releases[index], path, _harmless(index, path))
 
 
 def _harmless(index: int, path: tuple) -> str:
@@ -245,7 +247,7 @@ def _inline_scripts(page: Path) -> list[str]:
 def test_template_syntax_is_shown_and_never_evaluated(injected_site):
     site, _, project = injected_site
     assert not list(project.parent.rglob("pwned")), "a template in the data ran during the build"
-    for page in ("releases/3.50/index.html", "about/index.html"):
+    for page in ("releases/3.50/index.html", "about/index.html", "features/alpha/index.html"):
         shown = html.unescape((site / page).read_text(encoding="utf-8"))
         assert "{{ lipsum.__globals__['os'].makedirs('pwned') }}" in shown, f"{page}: the template is shown as written"
 
