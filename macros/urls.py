@@ -16,6 +16,7 @@ PLATFORMS = "platforms.md"
 ABOUT = "about.md"
 CONTRIBUTING = "contributing.md"
 REFERENCE_INDEX = "reference/index.md"
+REFERENCE_MODULES = "reference/modules.md"
 HAND_WRITTEN = (HOME, ABOUT, CONTRIBUTING)
 
 FEED = "feed.xml"

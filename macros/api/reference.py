@@ -215,8 +215,11 @@ def _render_reference(reference: Reference, render: Callable[..., str], slots: H
     catalog = reference.catalog
     changes = {version: reference.changed_in(version) for version in catalog.releases}
     context = {"reference": reference, "catalog": catalog}
-    modules = slots.put(render("_api_modules.html.j2", up="../", **context))
-    pages = {urls.REFERENCE_INDEX: render("reference_index.md.j2", changes=changes, modules=modules, **context)}
+    top = [module for module in reference.modules if module.path.count(".") <= 1]  # torch and the modules right in it
+    modules = slots.put(render("_api_modules.html.j2", modules=top, up="../", **context))
+    pages = {urls.REFERENCE_INDEX: render("reference_index.md.j2", changes=changes, modules=modules, shown=len(top), **context)}
+    every = slots.put(render("_api_modules.html.j2", modules=reference.modules, up="../../", **context))
+    pages[urls.REFERENCE_MODULES] = render("reference_modules.md.j2", table=every, **context)
     for module in reference.modules:
         table = slots.put(render("_api_table.html.j2", rows=reference.rows(module), up="../../", **context))
         pages[urls.reference_doc(module.path)] = render("reference_module.md.j2", module=module, table=table, **context)
