@@ -8,9 +8,9 @@ from dataclasses import fields, is_dataclass
 from functools import cache
 
 from . import urls
-from .indexes import Lifecycle
+from .indexes import FeatureHistory, Lifecycle
 from .markup import text_only
-from .model import Atlas, Release
+from .model import Atlas, Labels, Release
 from .schema import SCHEMA_DIR
 
 SITE_NAME = "PyTorch Release Atlas"
@@ -108,6 +108,19 @@ def atom_feed(atlas: Atlas, *, site_url: str) -> str:
         add(entry, "summary", release.summary.strip(), type="text")
     ET.indent(feed)
     return ET.tostring(feed, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def feature_names_json(histories: dict[str, FeatureHistory], labels: Labels, *, site_url: str) -> str:
+    """Every feature with a page of its own, by name, with when it began and where it stands: what the site's lookup
+    matches a feature name against (names as plain text; the lookup writes them with textContent)."""
+    features = []
+    for history in sorted(histories.values(), key=lambda h: text_only(h.record.name).casefold()):
+        entry = {"id": history.id, "name": text_only(history.record.name), "since": history.since.release.version}
+        if history.latest:
+            entry["latest"] = [labels.shown(history.latest.stage), history.latest.release.version]
+        features.append(entry)
+    document = {"schema": urls.absolute(site_url, urls.FEATURE_NAMES_SCHEMA), "features": features}
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
 BADGE_COLOURS = {"stable": "#1b5e20", "api-stable": "#1b5e20", "beta": "#0d47a1", "prototype": "#6a1b9a", "api-unstable": "#6a1b9a"}

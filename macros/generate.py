@@ -201,6 +201,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
     files[urls.API_INDEX] = published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA))
     files |= {
         urls.API_MENTIONS: mentions_json(atlas),
+        urls.FEATURE_NAMES: exports.feature_names_json(histories, atlas.labels, site_url=site_url),
         urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
         urls.FEED: exports.atom_feed(atlas, site_url=site_url),
         **exports.schema_files(),
@@ -213,6 +214,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
         "label_schemes": render("_label_schemes.md.j2"),
         "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
         "api_lookup": render("_api_lookup.md.j2", up=""),
+        "newest_release": render("_newest_release.md.j2", release=atlas.newest_first[0]),
     }
     return GeneratedSite(
         atlas=atlas,
@@ -268,10 +270,13 @@ def redirect_page(old: str, new: str) -> str:
 
 
 def build_nav(atlas: Atlas) -> list:
-    """The site navigation: releases in numeric version order, then the cross-release views."""
+    """The site navigation: releases newest first, grouped by series (2.x, 1.x), then the cross-release views."""
+    series: dict[str, list[dict[str, str]]] = {}
+    for release in atlas.newest_first:
+        series.setdefault(f"{release.number.major}.x", []).append({release.version: urls.release_doc(release.version)})
     return [
         {"Home": urls.HOME},
-        {"Releases": [urls.RELEASES_INDEX, *({r.version: urls.release_doc(r.version)} for r in atlas.releases)]},
+        {"Releases": [urls.RELEASES_INDEX, *({name: releases} for name, releases in series.items())]},
         {"Topics": [urls.TOPICS_INDEX, *({plain(t.title): urls.topic_doc(t.id)} for t in atlas.topics)]},
         {
             "Across releases": [

@@ -136,16 +136,20 @@ def build_lifecycles(atlas: Atlas) -> dict[str, Lifecycle]:
 
 @dataclass(frozen=True, slots=True)
 class Appearance:
-    """One release entry about a feature: a feature entry (its stage is its label), or a change (deprecation and
-    removal end a feature's stages; a breaking change has none)."""
+    """One release entry about a feature: a feature entry (its stage is its label), or a change. A deprecation or
+    removal with the feature's own id ends its stages, as in a lifecycle; one with another id (the old function a
+    module replaced) is only about it, like a breaking change."""
 
     release: Release
     item: Feature | Change
+    feature_id: str
 
     @property
     def stage(self) -> str | None:
         """The stage this entry stands for, if any."""
-        return _stage_of(self.item) if isinstance(self.item, Feature) or self.item.kind in END_STAGES else None
+        if isinstance(self.item, Feature):
+            return self.item.stability
+        return _stage_of(self.item) if self.item.kind in END_STAGES and self.item.id == self.feature_id else None
 
 
 @dataclass(frozen=True)
@@ -208,7 +212,7 @@ def feature_histories(atlas: Atlas, lifecycles: dict[str, Lifecycle]) -> dict[st
         for item in release.entries:
             record_id = atlas.record_of(item)
             if record_id:
-                own[record_id].append(Appearance(release, item))
+                own[record_id].append(Appearance(release, item, record_id))
     children: dict[str, list[str]] = defaultdict(list)
     for record in atlas.records:
         if record.part_of:
@@ -224,7 +228,7 @@ def feature_histories(atlas: Atlas, lifecycles: dict[str, Lifecycle]) -> dict[st
             appearances = []
             for stage in lifecycle.stages:
                 release = atlas.release(stage.version)
-                appearances.append(Appearance(release, release.feature(lifecycle.id) or release.change(lifecycle.id)))
+                appearances.append(Appearance(release, release.feature(lifecycle.id) or release.change(lifecycle.id), lifecycle.id))
             record = FeatureRecord(lifecycle.id, lifecycle.title, "", lifecycle.topics)
             histories[lifecycle.id] = FeatureHistory(record, tuple(appearances), recorded=False)
     return histories

@@ -23,7 +23,10 @@ from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, parse_yaml
 PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches", "companions")
 # Pages whose content changes as releases come and go: a platform fact cited to one of them can silently stop being true.
 _MOVING_PAGE = re.compile(r"/(?:blob|tree)/(?:main|master)/|pytorch\.org/get-started/(?:previous-versions|locally)")
-SECTION_IDS = frozenset({"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"})
+SECTION_IDS = frozenset(
+    {"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"}
+    | {"changes-breaking", "changes-deprecation", "changes-removal"}
+)
 # A site path of at most 8 segments, each a short name that neither is nor starts with a dot (no `..`, no hidden file).
 _SITE_PATH = re.compile(r"/(?:[a-z0-9_-][a-z0-9._-]{0,63}/){0,8}")
 _REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'

@@ -41,6 +41,11 @@ def api_lookup(site: GeneratedSite) -> str:
     return site.fragments["api_lookup"]
 
 
+def newest_release(site: GeneratedSite) -> str:
+    """The newest covered release in two lines: its date and headline, and links to what it shipped and broke."""
+    return site.fragments["newest_release"]
+
+
 def latest_release(site: GeneratedSite) -> str:
     """The newest covered release, such as `2.14`."""
     return site.atlas.newest_first[0].version
@@ -103,6 +108,7 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     label_schemes: None,
     topic_table: None,
     api_lookup: None,
+    newest_release: None,
     latest_release: None,
     oldest_release: None,
     count: _counts,

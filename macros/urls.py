@@ -25,6 +25,8 @@ RELEASE_SCHEMA = "api/release.schema.json"
 API_INDEX = "api/api-index.json"
 API_INDEX_SCHEMA = "api/api-index.schema.json"
 API_MENTIONS = "api/api-mentions.json"
+FEATURE_NAMES = "api/feature-names.json"
+FEATURE_NAMES_SCHEMA = "api/feature-names.schema.json"
 THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
 # What MkDocs and the theme write at the top of the site, beside the pages and files the data generates.
 THEME_OUTPUTS = ("404.html", "sitemap.xml", "sitemap.xml.gz", "assets/", "search/")

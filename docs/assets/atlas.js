@@ -61,14 +61,27 @@
     const order = {};
     steps.forEach(function (step) { order[step.dataset.version] = Number(step.dataset.order); });
 
+    // What one item of a step is: a change of some kind, or a stage change ("moved"); "" for the "nothing listed" line.
+    function kindOf(item) {
+      const mark = item.querySelector(".atlas-kind, .atlas-moved");
+      if (!mark) { return ""; }
+      return mark.classList.contains("atlas-moved") ? "moved" : mark.className.replace(/.*atlas-kind--(\w+).*/, "$1");
+    }
+
     function apply() {
       const from = form.elements.from.value;
       const to = form.elements.to.value;
+      const kind = form.elements.kind.value;
       const valid = order[from] < order[to];
       const counts = { breaking: 0, deprecation: 0, removal: 0, moved: 0 };
       steps.forEach(function (step) {
         const position = Number(step.dataset.order);
-        const inside = valid && position > order[from] && position <= order[to];
+        let shown = 0;
+        step.querySelectorAll("li").forEach(function (item) {
+          item.hidden = Boolean(kind) && kindOf(item) !== kind;
+          shown += item.hidden ? 0 : 1;
+        });
+        const inside = valid && position > order[from] && position <= order[to] && (!kind || shown > 0);
         step.hidden = !inside;
         const heading = step.querySelector("h2");
         if (heading) {
@@ -87,10 +100,13 @@
         ? "From " + from + " to " + to + ": " + counts.breaking + " backwards-incompatible changes, " +
           counts.deprecation + " deprecations, " + counts.removal + " removals, " + counts.moved + " stage changes"
         : "Choose a target release newer than " + from + ".";
-      writeParams({ from: from, to: to });
+      writeParams({ from: from, to: to, kind: kind });
     }
 
-    const initial = readParams(["from", "to"]);
+    const initial = readParams(["from", "to", "kind"]);
+    const kinds = form.elements.kind;
+    if (Array.from(kinds.options).some(function (o) { return o.value === initial.kind; })) { kinds.value = initial.kind; }
+    kinds.addEventListener("change", apply);
     ["from", "to"].forEach(function (name) {
       const select = form.elements[name];
       if (initial[name] && initial[name] in order) {

@@ -10,8 +10,10 @@
   function load(form) {
     if (!loaded) {
       const get = function (url) { return fetch(url).then(function (r) { if (!r.ok) { throw new Error(url); } return r.json(); }); };
-      loaded = Promise.all([get(form.dataset.index), get(form.dataset.mentions)]).then(function (found) {
-        return prepare(found[0], found[1]);
+      loaded = Promise.all([get(form.dataset.index), get(form.dataset.mentions), get(form.dataset.features)]).then(function (found) {
+        const data = prepare(found[0], found[1]);
+        data.features = found[2].features;
+        return data;
       });
       loaded.catch(function () { loaded = null; });
     }
@@ -150,9 +152,30 @@
     return null;
   }
 
+  // Features whose name is the question, or else (from three characters on) whose name starts with it or holds it,
+  // the shortest first; at most five.
+  function features(data, question) {
+    const q = question.trim().replace(/^[`'"]+|[`'"]+$/g, "").toLowerCase();
+    if (q.length < 3) { return []; }
+    const ranked = [];
+    data.features.forEach(function (feature) {
+      const name = feature.name.toLowerCase();
+      const at = name === q || feature.id === q ? 0 : name.startsWith(q) ? 1 : name.indexOf(q) >= 0 ? 2 : -1;
+      if (at >= 0) { ranked.push([at, name.length, feature]); }
+    });
+    ranked.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    const whole = ranked.length && ranked[0][0] === 0;  // a feature of that very name: it alone answers
+    return ranked.filter(function (r) { return !whole || r[0] === 0; }).slice(0, 5).map(function (r) {
+      const feature = r[2];
+      const facts = ["since PyTorch " + feature.since];
+      if (feature.latest) { facts.push(feature.latest[0] + " in " + feature.latest[1]); }
+      return { path: feature.name, kind: "feature", facts: facts, page: "features/" + feature.id + "/", entry: null };
+    });
+  }
+
   function answer(data, question) {
     const asked = parse(question);
-    const found = [];
+    const found = asked.name || asked.text ? features(data, question) : [];
     if (asked.name) {
       const path = find(data, asked.name);
       if (path) { found.push(describe(data, path, entryOf(data, path))); }
@@ -177,7 +200,7 @@
       ranked.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
       ranked.forEach(function (r) { found.push(r[3]); });
     }
-    if (!found.length) {
+    if (found.every(function (item) { return item.kind === "feature"; })) {
       const text = (asked.text || asked.name || asked.attr || asked.param || "").toLowerCase().replace(/^torch\./, "");
       if (text.length >= 2 && text.indexOf("\n") < 0) {
         const ranked = containing(data, text).map(function (path) {
@@ -226,12 +249,12 @@
     const list = element("ul", "", { class: "atlas-lookup-results" });
     found.forEach(function (item) {
       const row = element("li");
-      const link = pageOf(data, item.path, up);
-      const name = element("code", item.path);
+      const link = item.page ? up + item.page : pageOf(data, item.path, up);
+      const name = element(item.page ? "strong" : "code", item.path);
       row.append(link ? (function () { const a = element("a", "", { href: link }); a.append(name); return a; })() : name);
       row.append(element("span", " (" + item.kind + "): "));
       row.append(element("strong", item.facts.join("; ")));
-      const mentions = data.mentions[item.path] || [];
+      const mentions = !item.page && Object.prototype.hasOwnProperty.call(data.mentions, item.path) ? data.mentions[item.path] : [];
       mentions.slice(0, SHOWN_MENTIONS).forEach(function (mention) {
         const cite = element("div", "", { class: "atlas-lookup-mention" });
         cite.append(element("span", "PyTorch " + mention[0] + " (" + mention[2] + "): "));

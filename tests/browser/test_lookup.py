@@ -50,9 +50,9 @@ def test_an_answer_links_to_the_names_row_and_the_entries_citing_it(visit):
     visit.open("")
     _ask(visit, "torch.compile")
     links = visit.page.eval_on_selector_all(f"{ANSWER} a", "links => links.map(a => a.getAttribute('href'))")
-    assert links[0] == "reference/torch/#compile"
+    assert links[:2] == ["features/torch-compile/", "reference/torch/#compile"]  # the feature's history, then the API's row
     assert "releases/2.0/#torch-compile" in links
-    visit.page.click(f"{ANSWER} a >> nth=0")
+    visit.page.click(f"{ANSWER} a >> nth=1")
     visit.page.wait_for_url("**/reference/torch/#compile")
     visit.page.locator("tr#compile").wait_for(state="visible")  # instant navigation swaps the page in after the address
     assert in_view(visit.page, "compile")

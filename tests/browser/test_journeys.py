@@ -1,0 +1,90 @@
+"""What a reader asks from the home page, answered in at most two actions, and site search that finds names."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from macros import indexes
+from macros.loading import load_atlas
+from tests.conftest import REAL_DATA
+
+ATLAS = load_atlas(REAL_DATA)
+ANSWER = ".atlas-lookup-answer"
+
+
+def _search(visit, query: str) -> list[str]:
+    """The addresses of the site search's results for `query`, best first."""
+    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
+    visit.page.locator("input.md-search__input").press_sequentially(query, delay=30)
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+    return visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
+
+
+@pytest.mark.parametrize(
+    ("query", "page"),
+    [
+        ("TorchScript", "features/torchscript/"),
+        ("FlexAttention", "features/flex-attention/"),
+        ("torch.compile", "features/torch-compile/"),
+        ("channels_last", "features/channels-last/"),
+    ],
+)
+def test_search_finds_a_name_on_its_own_page_first(visit, query, page):
+    visit.open("")
+    first = _search(visit, query)[0]
+    assert re.search(rf"/{re.escape(page)}(\?[^#]*)?(#[\w-]*)?$", first), first
+
+
+def test_search_finds_an_api_name_at_the_entry_that_introduced_it(visit):
+    visit.open("")
+    assert ATLAS.release("1.12").feature("matmul-precision")
+    first, second = _search(visit, "set_float32_matmul_precision")[:2]
+    assert re.search(r"/releases/1\.12/(\?[^#]*)?$", first) and second.endswith("#matmul-precision"), (first, second)
+
+
+@pytest.mark.parametrize(
+    ("question", "page", "heading"),
+    [
+        ("torch.compile", "features/torch-compile/", "torch.compile"),
+        ("TorchScript", "features/torchscript/", "TorchScript"),
+        ("torch.fft", "features/torch-fft/", "torch.fft"),
+    ],
+)
+def test_the_home_page_answers_a_feature_name_with_its_history(visit, question, page, heading):
+    visit.open("")
+    visit.page.fill("#atlas-lookup-input", question)
+    visit.page.press("#atlas-lookup-input", "Enter")  # one action: ask
+    first = visit.page.locator(f"{ANSWER} li a").first
+    first.wait_for(timeout=15000)
+    assert first.get_attribute("href").endswith(page)
+    first.click()  # two: open its history
+    visit.page.wait_for_url(re.compile(re.escape(page) + "$"))
+    visit.page.locator(".md-content h1", has_text=heading).wait_for(timeout=5000)  # instant navigation swaps the content
+    assert visit.page.locator("#history").count() == 1
+    assert not visit.console_errors
+
+
+def test_the_upgrade_page_shows_one_kind_of_change_kept_in_the_address(visit):
+    visit.open("upgrade/?from=1.13&to=2.6&kind=breaking")
+    steps = indexes.upgrade_path(indexes.upgrade_steps(ATLAS, indexes.build_lifecycles(ATLAS)), "1.13", "2.6")
+    breaking = sum(change.kind == "breaking" for step in steps for change in step.changes)
+    shown = visit.page.locator(".atlas-step:not([hidden]) li:not([hidden])")
+    assert shown.count() == breaking > 0
+    assert visit.page.locator(".atlas-step:not([hidden]) li:not([hidden]) .atlas-kind--breaking").count() == breaking
+    visit.page.select_option("select[name=kind]", "")
+    assert "kind=" not in visit.page.url and shown.count() > breaking
+
+
+def test_a_release_counts_link_each_to_its_own_list(visit):
+    visit.open("releases/2.0/")
+    box = visit.page.locator(".admonition.abstract")
+    for kind in ("breaking", "deprecation", "removal"):
+        link = box.locator(f'a[href$="#changes-{kind}"]')  # instant navigation makes addresses absolute
+        assert link.count() == 1
+        assert visit.page.locator(f"#changes-{kind} a").count() == sum(c.kind == kind for c in ATLAS.release("2.0").changes)
+    assert visit.page.locator('.admonition.abstract a[href$="#changes-removal"]').count() == 1
+    visit.open("releases/1.0/")
+    assert "0 removals" in visit.page.locator(".admonition.abstract").inner_text()
+    assert visit.page.locator('.admonition.abstract a[href$="#changes-removal"]').count() == 0
