@@ -398,7 +398,7 @@ def lookup_figures(site: Path, port: int) -> Lookup:
     with serve(site.parent, port) as base_url, sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         page = browser.new_page()
-        page.goto(base_url + "reference/?q=torch.load", wait_until="load")
+        page.goto(base_url + "reference/?name=torch.load", wait_until="load")
         page.wait_for_selector(".atlas-lookup-answer li")  # the index and mentions are loaded and prepared
         page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
         for _ in range(3):

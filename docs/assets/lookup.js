@@ -1,6 +1,6 @@
 /* PyTorch Release Atlas: "which release has torch.X?" — answered in the browser from the site's own API index.
    Takes a dotted name, a part of one, or a pasted error; writes answers with textContent only (names and titles are
-   data, never markup); keeps the question in the URL (?q=) so an answer can be linked. */
+   data, never markup); keeps the question in the URL (?name=; the theme's search takes ?q=) so an answer can be linked. */
 (function () {
   "use strict";
 
@@ -269,10 +269,10 @@
     box.append(list);
   }
 
-  // Keep the question in the address (?q=), so that the answer can be linked.
+  // Keep the question in the address (?name=), so that the answer can be linked.
   function remember(question) {
     const params = new URLSearchParams(window.location.search);
-    params.set("q", question);
+    params.set("name", question);
     window.history.replaceState(window.history.state, "", window.location.pathname + "?" + params.toString() + window.location.hash);
   }
 
@@ -298,7 +298,7 @@
       };
       form.addEventListener("submit", function (event) { event.preventDefault(); run(true); });
       input.addEventListener("focus", function () { load(form); }, { once: true });
-      const asked = new URLSearchParams(window.location.search).get("q");
+      const asked = new URLSearchParams(window.location.search).get("name");
       if (asked) { input.value = asked; run(false); }
     });
   }

@@ -7,7 +7,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from .. import urls
@@ -49,11 +49,34 @@ class Row:
     removed: tuple[str, str | None]
     notes: tuple[str, ...]
     alias: ApiName | None
+    members: Group | None = None  # for a class: the group that lists its members
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """What a reference page shows under one summary that opens it: one class's members, the names of a module that
+    start with one letter, or the modules of one package, when a page has too many to show at once."""
+
+    anchor: str  # never a Python name: it holds a hyphen
+    name: str  # what the group is of: a class, a letter, a module
+    items: tuple  # rows, or modules on the page of every module
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleSections:
+    """What a module page lists: its names (in one table, or in closed groups by letter when there are more than
+    `Reference.OPEN_ROWS`) and each class's members in a closed group of their own, so a phone lays out only what a
+    reader opens (the browser opens a group by itself when an address or find-in-page leads into it)."""
+
+    names: tuple[Row, ...]
+    letters: tuple[Group, ...]
+    members: tuple[Group, ...]
 
 
 class Reference:
     """What the site says about every measured name."""
 
+    OPEN_ROWS: ClassVar[int] = 400  # a module page shows at most this many names before it groups them by letter
     _made: ClassVar[dict[int, Reference]] = {}  # one per catalog, which serves every build while its file is unchanged
 
     @classmethod
@@ -114,14 +137,30 @@ class Reference:
             alias=alias,
         )
 
-    def rows(self, module: ApiName) -> list[Row]:
-        """A module's names (modules it merely imports left out), each class followed by its members."""
-        found = []
+    def sections(self, module: ApiName) -> ModuleSections:
+        """A module's names (modules it merely imports left out) and its classes' members."""
+        names, members = [], []
         for name in filter(_listed, self.catalog.children.get(module.path, ())):
-            found.append(self.row(name))
-            if name.kind == CLASS:
-                found += [self.row(member, prefix=f"{name.leaf}.") for member in self.catalog.children.get(name.path, ())]
-        return found
+            group = None
+            if name.kind == CLASS and self.catalog.children.get(name.path):
+                rows = tuple(self.row(member, prefix=f"{name.leaf}.") for member in self.catalog.children[name.path])
+                group = Group(anchor=f"members-{name.leaf}", name=name.leaf, items=rows)
+                members.append(group)
+            names.append(replace(self.row(name), members=group))
+        if len(names) <= self.OPEN_ROWS:
+            return ModuleSections(names=tuple(names), letters=(), members=tuple(members))
+        letters = {}
+        for row in names:
+            letters.setdefault(row.shown[0].upper(), []).append(row)
+        groups = tuple(Group(anchor=f"names-{letter.lower()}", name=letter, items=tuple(rows)) for letter, rows in letters.items())
+        return ModuleSections(names=(), letters=groups, members=tuple(members))
+
+    def packages(self) -> tuple[Group, ...]:
+        """Every module with a page, grouped by the module right inside torch that holds it (torch on its own)."""
+        grouped: dict[str, list[ApiName]] = {}
+        for module in self.modules:
+            grouped.setdefault(".".join(module.path.split(".")[:2]), []).append(module)
+        return tuple(Group(anchor=f"package-{path}", name=path, items=tuple(found)) for path, found in grouped.items())
 
     def page_of(self, name: ApiName) -> str | None:
         """The docs path (with anchor) of a name's row, if a module page lists it: a name of the module, or a member of
@@ -218,10 +257,10 @@ def _render_reference(reference: Reference, render: Callable[..., str], slots: H
     top = [module for module in reference.modules if module.path.count(".") <= 1]  # torch and the modules right in it
     modules = slots.put(render("_api_modules.html.j2", modules=top, up="../", **context))
     pages = {urls.REFERENCE_INDEX: render("reference_index.md.j2", changes=changes, modules=modules, shown=len(top), **context)}
-    every = slots.put(render("_api_modules.html.j2", modules=reference.modules, up="../../", **context))
+    every = slots.put(render("_api_modules.html.j2", groups=reference.packages(), up="../../", **context))
     pages[urls.REFERENCE_MODULES] = render("reference_modules.md.j2", table=every, **context)
     for module in reference.modules:
-        table = slots.put(render("_api_table.html.j2", rows=reference.rows(module), up="../../", **context))
+        table = slots.put(render("_api_table.html.j2", sections=reference.sections(module), up="../../", **context))
         pages[urls.reference_doc(module.path)] = render("reference_module.md.j2", module=module, table=table, **context)
     for version, (added, removed) in changes.items():
         parameters = reference.parameter_changes(version)

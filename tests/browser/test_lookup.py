@@ -59,11 +59,13 @@ def test_an_answer_links_to_the_names_row_and_the_entries_citing_it(visit):
 
 
 def test_a_question_in_the_address_is_answered_on_arrival(visit):
-    visit.open("reference/?q=flex_attention")
+    visit.open("reference/?name=flex_attention")
     visit.page.wait_for_selector(f"{ANSWER} li")
     assert "torch.nn.attention.flex_attention" in visit.page.inner_text(ANSWER)
     _ask(visit, "weights_only")
-    assert "q=weights_only" in visit.page.url
+    assert "name=weights_only" in visit.page.url
+    visit.page.wait_for_load_state("networkidle")  # the theme's search is ready; it opens itself for an address with ?q=
+    assert not visit.page.evaluate("document.querySelector('[data-md-toggle=search]').checked")
 
 
 def test_a_part_of_a_name_lists_the_closest_names(visit):
@@ -74,7 +76,29 @@ def test_a_part_of_a_name_lists_the_closest_names(visit):
 
 def test_the_lookup_fits_a_phone(new_visit):
     visit = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
-    visit.open("reference/?q=torch.load")
+    visit.open("reference/?name=torch.load")
     visit.page.wait_for_selector(f"{ANSWER} li")
     overflow = visit.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
+
+
+def test_an_address_into_a_closed_group_opens_it_at_the_row(visit):
+    visit.open("reference/torch/#Tensor.add")
+    assert visit.page.evaluate("document.getElementById('members-Tensor').open")
+    assert in_view(visit.page, "Tensor.add")
+    visit.open("reference/torch.nn/")
+    assert not visit.page.evaluate("document.getElementById('members-Module').open")
+    visit.page.click("tr#Module a[href$='#members-Module']")  # a class's row links its members, a closed group further down
+    assert visit.page.evaluate("document.getElementById('members-Module').open")
+    assert in_view(visit.page, "members-Module")
+    assert not visit.console_errors
+
+
+def test_the_sites_script_opens_a_group_where_the_browser_would_not(visit):
+    """Chromium opens a closed group around the target of an address itself; in other browsers the theme's script does
+    (Material opens a `details` that holds the target), which this drives alone: the address changes without the
+    browser's own navigation, then the page hears of it."""
+    visit.open("reference/torch/")
+    visit.page.evaluate("history.replaceState(null, '', '#Tensor.add'); window.dispatchEvent(new HashChangeEvent('hashchange'))")
+    assert visit.page.evaluate("document.getElementById('members-Tensor').open")
+    assert in_view(visit.page, "Tensor.add")

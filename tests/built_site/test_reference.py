@@ -124,3 +124,20 @@ def test_the_index_keeps_to_torchs_own_modules_and_links_the_list_of_every_modul
     assert any(link.rstrip("/").endswith("modules") for link in index.links())
     every = (built_site.files / "reference" / "modules" / "index.html").read_text(encoding="utf-8")
     assert every.count('<th scope="row">') == len(Reference(CATALOG).modules)
+
+
+def test_long_module_pages_open_only_what_a_reader_asks_for(built_site):
+    """torch has more names than a phone lays out quickly: they come in closed groups by first letter, and each class's
+    members in a closed group of their own, which the class's row links; a short module shows its names at once."""
+    torch = (built_site.files / "reference" / "torch" / "index.html").read_text(encoding="utf-8")
+    letters = torch[torch.index('<details class="atlas-api-group" id="names-c">') :]
+    assert '<tr id="compile">' in letters[: letters.index("</details>")]
+    members = torch[torch.index('<details class="atlas-api-group" id="members-Tensor">') :]
+    assert '<tr id="Tensor.add">' in members[: members.index("</details>")]
+    assert "<details open" not in torch
+    assert '<a href="#members-Tensor">' in _row(built_site, "torch", "Tensor")
+    fft = (built_site.files / "reference" / "torch.fft" / "index.html").read_text(encoding="utf-8")
+    assert 'id="names-' not in fft and '<tr id="fft">' in fft
+    every = (built_site.files / "reference" / "modules" / "index.html").read_text(encoding="utf-8")
+    group = every[every.index('id="package-torch.distributed"') :]
+    assert 'href="../../reference/torch.distributed.fsdp/"' in group[: group.index("</details>")]

@@ -81,11 +81,27 @@ def test_the_reference_states_stubs_parameters_and_unmeasured_releases(tmp_path)
 def test_module_pages_list_names_and_class_members_and_leave_imported_modules_out(tmp_path):
     reference = Reference(load_catalog(_data_dir(tmp_path)))
     assert [m.path for m in reference.modules] == ["torch", "torch.nn"]
-    rows = reference.rows(reference.catalog.names["torch"])
-    assert [row.anchor for row in rows] == ["compile", "nn", "solve", "Tensor", "Tensor.add"]
+    sections = reference.sections(reference.catalog.names["torch"])
+    assert [row.anchor for row in sections.names] == ["compile", "nn", "solve", "Tensor"]
+    assert [(group.anchor, [row.anchor for row in group.items]) for group in sections.members] == [("members-Tensor", ["Tensor.add"])]
+    assert sections.names[-1].members is sections.members[0] and sections.letters == ()
     assert reference.page_of(reference.catalog.names["torch.Tensor.add"]) == "reference/torch.md#Tensor.add"
     assert reference.page_of(reference.catalog.names["torch.nn.Linear"]) == "reference/torch.nn.md#Linear"
     assert reference.page_of(reference.catalog.names["torch.F"]) is None
+
+
+def test_a_module_with_more_names_than_a_page_shows_at_once_groups_them_by_first_letter(tmp_path, monkeypatch):
+    monkeypatch.setattr(Reference, "OPEN_ROWS", 3)
+    reference = Reference(load_catalog(_data_dir(tmp_path)))
+    sections = reference.sections(reference.catalog.names["torch"])
+    assert sections.names == ()
+    assert [(group.anchor, group.name, [row.anchor for row in group.items]) for group in sections.letters] == [
+        ("names-c", "C", ["compile"]),
+        ("names-n", "N", ["nn"]),
+        ("names-s", "S", ["solve"]),
+        ("names-t", "T", ["Tensor"]),
+    ]
+    assert [group.name for group in reference.packages()] == ["torch", "torch.nn"]
 
 
 def test_the_truth_check_holds_cited_names_to_their_release(tmp_path, mini_atlas):
@@ -143,6 +159,6 @@ def test_a_hostile_default_in_the_index_is_shown_as_text(tmp_path):
         },
     }
     reference = Reference(load_catalog(_data_dir(tmp_path, hostile)))
-    rows = reference.rows(reference.catalog.names["torch"])
-    html = template_environment().get_template("_api_table.html.j2").render(rows=rows, up="../../", reference=reference)
+    sections = reference.sections(reference.catalog.names["torch"])
+    html = template_environment().get_template("_api_table.html.j2").render(sections=sections, up="../../", reference=reference)
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
