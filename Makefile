@@ -6,7 +6,7 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build check test lint published examples api api-index bench lighthouse browser requirements clean
+.PHONY: serve build check test lint published examples api api-index builds pypi wheels bench lighthouse browser requirements clean
 
 serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/$(SITE_PREFIX)/; an edit re-renders only what it changes (macros/preview.py)
 	$(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
@@ -38,6 +38,14 @@ api: $(VENV)/.installed  ## Measure the public API of each torch release in a vi
 
 api-index: $(VENV)/.installed  ## Fold the stored API surfaces into one index of intervals, data/api/index.json
 	$(PYTHON) -m macros.api.index
+
+builds: pypi wheels  ## Read PyPI's files of torch and its companions, then measure each release's Linux wheel (downloads ~1 GB per release; RELEASES="2.8" for some, AGAIN=1 to measure again); writes data/builds/
+
+pypi: $(VENV)/.installed  ## Read PyPI's listing of torch, torchvision and torchaudio: each release's day and the Pythons it has wheels for per platform (data/builds/pypi.json)
+	$(PYTHON) -m macros.builds.pypi
+
+wheels: $(VENV)/.installed  ## Measure the CUDA version and GPU architectures of each release's Linux wheel on PyPI, one release at a time (data/builds/wheels/<X.Y>.json)
+	$(PYTHON) -m macros.builds.wheels $(if $(AGAIN),--again) $(RELEASES)
 
 bench: $(VENV)/.installed-test browser  ## Run the build, serve, page-weight and Lighthouse benchmarks in one run (about 20 min); writes bench/RESULTS.md and bench/LIGHTHOUSE.md
 	$(PYTHON) bench/run.py

@@ -43,6 +43,7 @@ PAGES = {
     "API module torch.nn.functional": "reference/torch.nn.functional/",
     "API module torch (the largest page)": "reference/torch/",
     "Every API module": "reference/modules/",
+    "Will it run?": "will-it-run/",
 }
 BUDGETS = {("mobile", "performance"): 90, ("mobile", "accessibility"): 95}  # the least score each page must reach
 FORM_FACTORS = {"mobile": [], "desktop": ["--preset=desktop"]}

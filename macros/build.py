@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .api.catalog import load_catalog
+from .builds.catalog import load_builds
 from .generate import TEMPLATE_DIR, GeneratedSite, generate_site
 from .loading import load_atlas
 from .registry import check_registry
@@ -28,7 +29,9 @@ def generate_checked(data_dir: Path, *, site_url: str, repository: str = "", che
     key = (data_dir, site_url, repository, check_published, _inputs_state(data_dir))
     if _last is not None and _last[0] == key:
         return _last[1]
-    site = generate_site(load_atlas(data_dir), site_url=site_url, repository=repository, catalog=load_catalog(data_dir))
+    site = generate_site(
+        load_atlas(data_dir), site_url=site_url, repository=repository, catalog=load_catalog(data_dir), builds=load_builds(data_dir)
+    )
     if check_published:
         check_registry(site.published, site.atlas.redirects, data_dir)
     _last = (key, site)

@@ -52,7 +52,7 @@ def releases_json(atlas: Atlas, lifecycles: dict[str, Lifecycle], *, site_url: s
     document = {
         "name": SITE_NAME,
         "site": site_url,
-        "schema": urls.absolute(site_url, urls.RELEASE_SCHEMA),
+        "schema": urls.absolute(site_url, urls.RELEASES_SCHEMA),
         "releases": [_release(r, site_url) for r in atlas.releases],
         "topics": [{**as_data(t), "url": urls.absolute(site_url, urls.topic_doc(t.id))} for t in atlas.topics],
         "labels": as_data(atlas.labels),

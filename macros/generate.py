@@ -14,6 +14,8 @@ from packaging.version import Version
 from . import exports, indexes, urls
 from .api.catalog import ApiCatalog, empty_catalog
 from .api.reference import HtmlSlots, Reference, cited_apis, entry_texts, mentions_json, published_index, reference_pages
+from .builds.catalog import Builds
+from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
 from .yamlfile import DataError, DataErrors
@@ -101,9 +103,11 @@ def template_environment() -> Environment:
     return env
 
 
-def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog: ApiCatalog | None = None) -> GeneratedSite:
-    """Every generated page and file for this data (and the measured API index, when there is one), keyed by path
-    relative to the docs directory."""
+def generate_site(
+    atlas: Atlas, *, site_url: str, repository: str = "", catalog: ApiCatalog | None = None, builds: Builds | None = None
+) -> GeneratedSite:
+    """Every generated page and file for this data (and the measured API index and builds, when there are), keyed by
+    path relative to the docs directory."""
     env = template_environment()
     env.filters["badge"] = badge_maker(atlas.labels)  # set per build: the labels are data
     env.filters["shown"] = atlas.labels.shown
@@ -128,6 +132,7 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
     measured = [version for version, before, found in pairs if before and found]
     api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
 
+    patches = {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
     pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
     for index, release in enumerate(atlas.releases):
         pages[urls.release_doc(release.version)] = render(
@@ -138,6 +143,8 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
             previous=atlas.releases[index - 1] if index else None,
             next=atlas.releases[index + 1] if index + 1 < len(atlas.releases) else None,
             api_changes=api_changes.get(release.version),
+            patch_releases=patches[release.version],
+            platform_names=PLATFORM_NAMES,
         )
     by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
     sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
@@ -196,11 +203,12 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
         libraries=indexes.companion_libraries(atlas),
         companion_lookup=indexes.companion_lookup(atlas),
     )
+    files = files | (_builds_pages(atlas, builds, patches, render, pages, site_url) if builds else {})
     slots = HtmlSlots()
     pages |= reference_pages(reference, render, slots, templates=_template_state(REFERENCE_TEMPLATES))
     files[urls.API_INDEX] = published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA))
     files |= {
-        urls.API_MENTIONS: mentions_json(atlas),
+        urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
         urls.FEATURE_NAMES: exports.feature_names_json(histories, atlas.labels, site_url=site_url),
         urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
         urls.FEED: exports.atom_feed(atlas, site_url=site_url),
@@ -221,11 +229,29 @@ def generate_site(atlas: Atlas, *, site_url: str, repository: str = "", catalog:
         lifecycles=lifecycles,
         pages=pages,
         files=files,
-        nav=build_nav(atlas),
+        nav=build_nav(atlas, will_it_run=builds is not None),
         fragments=fragments,
         published=published,
         slots=slots,
     )
+
+
+def _builds_pages(
+    atlas: Atlas, builds: Builds, patches: dict, render: Callable[..., str], pages: dict[str, str], site_url: str
+) -> dict[str, str]:
+    """The "Will it run?" page (into `pages`) and the file its resolver reads (returned)."""
+    pythons = {python for facts in builds.pypi["torch"].values() for found in facts["wheels"].values() for python in found}
+    platforms = {platform for facts in builds.pypi["torch"].values() for platform in facts["wheels"]}
+    newest = builds.pypi["torch"][next(reversed(builds.pypi["torch"]))]["wheels"].get("linux-x86_64", [])
+    pages[urls.WILL_IT_RUN] = render(
+        "will_it_run.md.j2",
+        builds=builds,
+        patches=patches,
+        platforms={platform: name for platform, name in PLATFORM_NAMES.items() if platform in platforms},
+        pythons=sorted(pythons, key=lambda p: (*map(int, p.rstrip("t").split(".")), p.endswith("t")), reverse=True),
+        default_python=next((p for p in reversed(newest) if not p.endswith("t")), ""),
+    )
+    return {urls.COMPATIBILITY: compatibility_json(atlas, builds, site_url=site_url)}
 
 
 def _template_state(patterns: tuple[str, ...]) -> tuple:
@@ -269,7 +295,7 @@ def redirect_page(old: str, new: str) -> str:
     )
 
 
-def build_nav(atlas: Atlas) -> list:
+def build_nav(atlas: Atlas, *, will_it_run: bool = True) -> list:
     """The site navigation: releases newest first, grouped by series (2.x, 1.x), then the cross-release views."""
     series: dict[str, list[dict[str, str]]] = {}
     for release in atlas.newest_first:
@@ -284,6 +310,7 @@ def build_nav(atlas: Atlas) -> list:
                 {"Feature matrix": urls.MATRIX},
                 {"Upgrade paths": urls.UPGRADE},
                 {"Platforms": urls.PLATFORMS},
+                *([{"Will it run?": urls.WILL_IT_RUN}] if will_it_run else []),
             ]
         },
         {"API reference": urls.REFERENCE_INDEX},

@@ -12,7 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import nh3
 
 ALLOWED_TAGS = frozenset(
-    {"a", "abbr", "blockquote", "br", "button", "code", "dd", "del", "details", "div", "dl", "dt", "em", "form", "hr"}
+    {"a", "abbr", "blockquote", "br", "button", "code", "datalist", "dd", "del", "details", "div", "dl", "dt", "em", "form", "hr"}
     | {"h1", "h2", "h3", "h4", "h5", "h6", "img", "input", "kbd", "label", "li", "mark", "nav", "ol", "option", "output", "p", "pre"}
     | {"section"}
     | {"select", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul"}
@@ -25,7 +25,7 @@ ALLOWED_ATTRIBUTES = {
     "button": {"type"},
     "details": {"open"},
     "form": {"method"},
-    "input": {"type", "name", "autocomplete", "spellcheck", "placeholder"},
+    "input": {"type", "name", "autocomplete", "spellcheck", "placeholder", "list", "inputmode"},
     "label": {"for"},
     "option": {"value", "selected"},
     "output": {"name"},

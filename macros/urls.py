@@ -17,16 +17,20 @@ ABOUT = "about.md"
 CONTRIBUTING = "contributing.md"
 REFERENCE_INDEX = "reference/index.md"
 REFERENCE_MODULES = "reference/modules.md"
+WILL_IT_RUN = "will-it-run.md"
 HAND_WRITTEN = (HOME, ABOUT, CONTRIBUTING)
 
 FEED = "feed.xml"
 RELEASES_JSON = "api/releases.json"
-RELEASE_SCHEMA = "api/release.schema.json"
+RELEASES_SCHEMA = "api/releases.schema.json"
 API_INDEX = "api/api-index.json"
 API_INDEX_SCHEMA = "api/api-index.schema.json"
 API_MENTIONS = "api/api-mentions.json"
+API_MENTIONS_SCHEMA = "api/api-mentions.schema.json"
 FEATURE_NAMES = "api/feature-names.json"
 FEATURE_NAMES_SCHEMA = "api/feature-names.schema.json"
+COMPATIBILITY = "api/compatibility.json"
+COMPATIBILITY_SCHEMA = "api/compatibility.schema.json"
 THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
 # What MkDocs and the theme write at the top of the site, beside the pages and files the data generates.
 THEME_OUTPUTS = ("404.html", "sitemap.xml", "sitemap.xml.gz", "assets/", "search/")

@@ -1,6 +1,16 @@
-/* PyTorch Release Atlas: feature-matrix filters and upgrade-path selection, kept in the URL. */
+/* PyTorch Release Atlas: feature-matrix filters and upgrade-path selection, kept in the URL; and `atlas.element`,
+   with which the lookup and the resolver write their answers (text as textContent, never markup). */
 (function () {
   "use strict";
+
+  window.atlas = {
+    element: function (tag, text, attributes) {
+      const node = document.createElement(tag);
+      if (text) { node.textContent = text; }
+      Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+      return node;
+    },
+  };
 
   function readParams(names) {
     const params = new URLSearchParams(window.location.search);

@@ -11,7 +11,7 @@
     if (!loaded) {
       const get = function (url) { return fetch(url).then(function (r) { if (!r.ok) { throw new Error(url); } return r.json(); }); };
       loaded = Promise.all([get(form.dataset.index), get(form.dataset.mentions), get(form.dataset.features)]).then(function (found) {
-        const data = prepare(found[0], found[1]);
+        const data = prepare(found[0], found[1].names);
         data.features = found[2].features;
         return data;
       });
@@ -231,12 +231,7 @@
     return null;
   }
 
-  function element(tag, text, attributes) {
-    const node = document.createElement(tag);
-    if (text) { node.textContent = text; }
-    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
-    return node;
-  }
+  const element = window.atlas.element;
 
   function show(data, box, question, up) {
     box.replaceChildren();

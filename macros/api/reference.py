@@ -300,6 +300,7 @@ def mentions(atlas: Atlas) -> dict[str, list[list[str]]]:
     return found
 
 
-def mentions_json(atlas: Atlas) -> str:
+def mentions_json(atlas: Atlas, schema_url: str) -> str:
     """The published mentions file: which entries of the atlas cite each torch name (read by the lookup)."""
-    return json.dumps(mentions(atlas), sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+    document = {"schema": schema_url, "names": mentions(atlas)}
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"

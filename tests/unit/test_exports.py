@@ -55,10 +55,12 @@ def _as_data_file(exported: dict) -> dict:
 
 
 def test_every_exported_release_validates_against_the_published_schema(real_atlas):
-    """The schema is the contract of the export too: one encoder writes the model's fields, nothing else."""
+    """The data file's schema is the contract of each exported release too (one encoder writes the model's fields,
+    nothing else), and the document as a whole follows the schema it names."""
     validate = fastjsonschema.compile(load_schema("release.schema.json"))
     data = json.loads(exports.releases_json(real_atlas, indexes.build_lifecycles(real_atlas), site_url=SITE))
     assert len(data["releases"]) == len(real_atlas.releases)
     for exported in data["releases"]:
         validate(_as_data_file(exported))
-    assert data["schema"] == SITE + "api/release.schema.json"
+    assert data["schema"] == SITE + "api/releases.schema.json"
+    fastjsonschema.compile(load_schema("releases.schema.json"))(data)

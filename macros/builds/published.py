@@ -1,0 +1,87 @@
+"""The builds as the site publishes them: /api/compatibility.json, what the "Will it run?" page answers from in the
+reader's browser (docs/assets/resolver.js), and the facts the page states per release."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .. import urls
+from ..model import Atlas, Release
+from .catalog import Builds
+
+PLATFORM_NAMES = {  # the platforms of PyPI's wheels (see pypi.py), as a reader names them
+    "linux-x86_64": "Linux (x86_64)",
+    "linux-aarch64": "Linux (ARM64)",
+    "windows-x86_64": "Windows (x86_64)",
+    "windows-arm64": "Windows (ARM64)",
+    "macos-arm64": "macOS (Apple silicon)",
+    "macos-x86_64": "macOS (Intel)",
+}
+MEASURED_PLATFORM = "linux-x86_64"  # the platform whose wheels `make builds` opens for their GPU code
+
+
+@dataclass(frozen=True, slots=True)
+class PatchRelease:
+    """One X.Y.Z of a feature release on PyPI: its first upload day, its wheels, and what its Linux wheel carries."""
+
+    version: str
+    date: str
+    wheels: dict[str, list[str]]  # platform -> Pythons
+    linux: dict | None  # the measured Linux x86_64 wheel (cuda, sm, ptx, wheel, sha256), if measured
+
+    @property
+    def anchor(self) -> str:
+        return "patch-" + self.version.replace(".", "-")
+
+    @property
+    def compiled_for(self) -> str:
+        """The architectures the measured wheel has compiled code for, as `sm_50, sm_60`; a dash for none."""
+        return ", ".join(f"sm_{arch}" for arch in self.linux["sm"]) or "–"
+
+    @property
+    def ptx_for(self) -> str:
+        return ", ".join(f"sm_{arch}" for arch in self.linux["ptx"]) or "–"
+
+
+def patch_releases(builds: Builds, release: Release) -> list[PatchRelease]:
+    """Every X.Y.Z of the release on PyPI, oldest first."""
+    measured = builds.wheels.get(release.version, {}).get("wheels", {})
+    return [
+        PatchRelease(version, (facts := builds.pypi["torch"][version])["date"], facts["wheels"], measured.get(version))
+        for version in builds.patch_releases(release.version)
+    ]
+
+
+def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
+    """The document the resolver reads (schema: data/schema/compatibility.schema.json)."""
+    releases = []
+    for release in atlas.newest_first:
+        versions = [
+            {"version": p.version, "date": p.date, "wheels": p.wheels, **({"linux": _gpu_code(p.linux)} if p.linux else {})}
+            for p in reversed(patch_releases(builds, release))
+        ]
+        if not versions:
+            continue
+        companions = {c.library: c.version for c in release.companions if c.library in ("torchvision", "torchaudio")}
+        page = urls.site_path(urls.release_doc(release.version))
+        releases.append({"release": release.version, "page": page, "versions": versions, "companions": companions})
+    nvidia = builds.nvidia
+    document = {
+        "schema": urls.absolute(site_url, urls.COMPATIBILITY_SCHEMA),
+        "measured": {"pypi": builds.read["date"], "platform": MEASURED_PLATFORM},
+        "releases": releases,
+        "drivers": nvidia["drivers"]["toolkits"],
+        "minor_version_compatibility": nvidia["minor_version_compatibility"]["series"],
+        "gpus": [{"name": gpu.name, "compute_capability": gpu.compute_capability} for gpu in builds.gpus],
+        "platforms": PLATFORM_NAMES,
+    }
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _gpu_code(linux: dict) -> dict:
+    """What the resolver needs of a measured wheel: its CUDA version (absent for a CPU-only build) and architectures."""
+    found = {"sm": linux["sm"], "ptx": linux["ptx"]}
+    if linux.get("cuda"):
+        found["cuda"] = ".".join(linux["cuda"].split(".")[:2])
+    return found

@@ -1,0 +1,154 @@
+"""The build data, offline: fat binaries read for their GPU architectures, PyPI's listing summarised per release,
+a wheel measured (downloaded from a local address, checked against its digest), and the data files checked."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+import struct
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from macros.builds.catalog import load_builds
+from macros.builds.fatbin import device_code
+from macros.builds.pypi import dumps, python_of, summarize, write
+from macros.builds.wheels import built_with, linux_wheel, measure_file
+from macros.yamlfile import DataErrors
+from tests.conftest import PROJECT_DIR
+
+FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "builds"
+LISTING = json.loads((FIXTURES / "pypi-torch.json").read_text(encoding="utf-8"))
+
+
+def _fatbin(*entries: tuple[int, int, bytes]) -> bytes:
+    """A fat binary as nvcc lays it out: its header, then per entry (kind, architecture, payload) a 64-byte header."""
+    body = b""
+    for kind, arch, payload in entries:
+        header = struct.pack("<HHIQ", kind, 0x0101, 64, len(payload)) + bytes(0x1C - 16) + struct.pack("<I", arch)
+        body += header.ljust(64, b"\0") + payload
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(body)) + body
+
+
+def _library(*fatbins: bytes) -> bytes:
+    return b"\x7fELF" + b"\0" * 60 + b"".join(b"padding" + fatbin for fatbin in fatbins)
+
+
+def test_a_librarys_fat_binaries_give_its_cubin_and_ptx_architectures():
+    library = _library(_fatbin((2, 50, b"a" * 10), (2, 80, b"b" * 7)), _fatbin((2, 80, b"c"), (1, 90, b"ptx text")))
+    code = device_code(library)
+    assert code.cubins == {50, 80} and code.ptx == {90} and code.size == 10 + 7 + 1 + 8
+
+
+def test_a_stretch_that_only_looks_like_a_fat_binary_is_skipped():
+    stray = struct.pack("<IHHQ", 0xBA55ED50, 7, 16, 4)  # not version 1: not a fat binary
+    cut = _fatbin((2, 75, b"x" * 100))[:-50]  # runs past the end of the library
+    assert device_code(_library(stray, cut)).cubins == frozenset()
+    assert device_code(_library(stray, _fatbin((2, 61, b"x")))).cubins == {61}
+
+
+def test_pypis_listing_gives_each_final_release_its_day_and_pythons_per_platform():
+    summary = summarize(LISTING["releases"])
+    assert list(summary) == ["1.10.2", "2.5.0", "2.5.1"]  # the release candidate has no files, and is no final release
+    assert summary["2.5.1"]["date"] == "2024-10-29"
+    assert summary["2.5.1"]["wheels"]["linux-x86_64"] == ["3.9", "3.10", "3.11", "3.13"]  # the yanked 3.12 file is left out
+    assert summary["1.10.2"]["wheels"]["macos-arm64"] == ["3.8", "3.9"]
+    assert python_of("cp313", "cp313t") == "3.13t" and python_of("py3", "none") is None
+
+
+def test_the_pypi_file_has_one_release_per_line_and_is_rewritten_only_when_a_release_changes(tmp_path):
+    document = {"read": {"from": "x", "date": "2026-11-01", "by": "y"}, "projects": {"torch": summarize(LISTING["releases"])}}
+    text = dumps(document)
+    assert json.loads(text) == document
+    assert sum(1 for line in text.splitlines() if line.startswith('   "2.5')) == 2
+    path = tmp_path / "pypi.json"
+    assert write(document, path) is True
+    assert write({**document, "read": {**document["read"], "date": "2026-12-01"}}, path) is False
+    assert json.loads(path.read_text())["read"]["date"] == "2026-11-01"
+
+
+def test_the_wheel_measured_is_the_linux_one_pip_takes_on_python_311():
+    assert linux_wheel(LISTING["releases"]["2.5.1"])["filename"] == "torch-2.5.1-cp311-cp311-manylinux1_x86_64.whl"
+    assert linux_wheel(LISTING["releases"]["1.10.2"])["filename"] == "torch-1.10.2-cp39-cp39-manylinux1_x86_64.whl"  # no 3.11
+    with pytest.raises(LookupError):
+        linux_wheel([f for f in LISTING["releases"]["2.5.1"] if "linux" not in f["filename"]])
+
+
+def test_the_cuda_version_is_read_from_either_form_of_version_py():
+    assert built_with("__version__ = '1.4.0'\ncuda = '10.1'\n") == {"cuda": "10.1"}
+    assert built_with("cuda: Optional[str] = '12.4'\nhip: Optional[str] = None\n") == {"cuda": "12.4"}
+
+
+def _wheel(libraries: dict[str, bytes], cuda: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as wheel:
+        wheel.writestr("torch/version.py", f"cuda: Optional[str] = '{cuda}'\n")
+        for name, content in libraries.items():
+            wheel.writestr(name, content)
+    return buffer.getvalue()
+
+
+def test_a_downloaded_wheel_is_checked_and_measured_on_the_library_with_the_most_gpu_code(tmp_path, monkeypatch):
+    main = _library(_fatbin(*((2, arch, b"k" * 100) for arch in (75, 80, 90))))
+    small = _library(_fatbin((2, 37, b"k")))
+    content = _wheel({"torch/lib/libtorch_cuda.so": main, "torch/lib/libc10_cuda.so": small}, "12.8")
+    (tmp_path / "torch-9.9.0-cp311-cp311-manylinux_2_28_x86_64.whl").write_bytes(content)
+    monkeypatch.setattr("macros.builds.wheels.LISTING_URL", (tmp_path / "listing.json").as_uri())
+    file = {"filename": "torch-9.9.0-cp311-cp311-manylinux_2_28_x86_64.whl", "url": "torch-9.9.0-cp311-cp311-manylinux_2_28_x86_64.whl"}
+    measured = measure_file({**file, "digests": {"sha256": hashlib.sha256(content).hexdigest()}})
+    assert measured["cuda"] == "12.8" and measured["library"] == "torch/lib/libtorch_cuda.so"
+    assert measured["sm"] == [75, 80, 90] and measured["ptx"] == []
+    with pytest.raises(ValueError, match="sha256 differs"):
+        measure_file({**file, "digests": {"sha256": "0" * 64}})
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    """A copy of the real build data."""
+    shutil.copytree(PROJECT_DIR / "data" / "builds", tmp_path / "data" / "builds")
+    return tmp_path / "data"
+
+
+def test_the_real_build_data_loads(data_dir):
+    builds = load_builds(data_dir)
+    assert builds is not None and "2.5" in builds.wheels and builds.patch_releases("2.5") == ["2.5.0", "2.5.1"]
+    assert {gpu.compute_capability for gpu in builds.gpus if gpu.name == "GeForce RTX 5090"} == {"12.0"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            lambda d: _replace(
+                d / "builds" / "nvidia.yaml",
+                'name: GeForce GTX 1080, compute_capability: "6.1"',
+                "name: GeForce GTX 1080, compute_capability: 61",
+            ),
+            "data/builds/nvidia.yaml:",
+        ),
+        (
+            lambda d: _replace(d / "builds" / "nvidia.yaml", "source: cuda-gpus}", "source: nvidia-blog}", count=1),
+            "source 'nvidia-blog' is not one of",
+        ),
+        (
+            lambda d: (d / "builds" / "wheels" / "2.5.json").rename(d / "builds" / "wheels" / "2.4.json"),
+            "release '2.5' differs from the file's name",
+        ),
+        (lambda d: (d / "builds" / "pypi.json").write_text("{not json"), "data/builds/pypi.json: not readable JSON"),
+    ],
+    ids=["compute-capability-not-a-string", "unknown-source", "misnamed-wheel-file", "broken-json"],
+)
+def test_a_wrong_build_file_is_reported_with_its_place(data_dir, edit, expected):
+    edit(data_dir)
+    with pytest.raises(DataErrors) as raised:
+        load_builds(data_dir)
+    assert expected in "\n".join(map(str, raised.value.errors))
+
+
+def _replace(path: Path, old: str, new: str, count: int = -1) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
