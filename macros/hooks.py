@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
@@ -50,6 +51,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
     config.nav = _generated.nav
+    if not preview.active:  # a full build keeps the generated site to its end: the collector need not walk it again
+        gc.collect()
+        gc.freeze()
     position = config.markdown_extensions.index(HIGHLIGHT)
     config.markdown_extensions[position] = RememberingHighlightExtension(**config.mdx_configs.get(HIGHLIGHT, {}))
     return config
@@ -69,7 +73,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     search_index = config.plugins["material/search"].search_index  # made anew by the plugin's on_config
     index_lightly(search_index)
     preview.index_early(search_index)
-    return preview.add_files(files, {**_generated.pages, **_generated.files}, config, macro_outputs=repr(every_output(_generated)))
+    macro_outputs = repr(every_output(_generated)) if preview.active else ""  # only the preview compares them between builds
+    return preview.add_files(files, {**_generated.pages, **_generated.files}, config, macro_outputs=macro_outputs)
 
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:

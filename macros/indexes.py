@@ -168,7 +168,7 @@ class FeatureHistory:
     def id(self) -> str:
         return self.record.id
 
-    @property
+    @cached_property
     def staged(self) -> tuple[Appearance, ...]:
         """The feature's own entries that give it a stage."""
         return tuple(a for a in self.appearances if a.stage)

@@ -8,8 +8,14 @@ more than the rest of loading.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import hashlib
 import json
+import os
+import re
+import stat
+import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -41,10 +47,47 @@ def load_schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
 
 
+# Validators generated from the schemas, kept between builds beside the compiled templates: generating one costs a
+# build more than running it. A file is named after the digest of its schema and of the generator's version.
+COMPILED_VALIDATORS = Path(tempfile.gettempdir()) / f"atlas-validators-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+
+
+_ROOT_FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)
+
+
 @cache
 def _compiled_check(name: str) -> Callable[[object], object]:
     """A fast validator for this schema that raises on the first violation."""
-    return fastjsonschema.compile(load_schema(name))
+    text = (SCHEMA_DIR / name).read_bytes()
+    digest = hashlib.blake2b(text + fastjsonschema.VERSION.encode(), digest_size=16).hexdigest()
+    folder = _private_folder()
+    cached = folder / f"{digest}.py" if folder else None
+    try:
+        code = cached.read_text(encoding="utf-8") if cached else None
+    except OSError:
+        code = None
+    if code is None:
+        code = fastjsonschema.compile_to_code(json.loads(text))
+        if cached:
+            with contextlib.suppress(OSError):
+                partial = cached.with_suffix(f".{os.getpid()}.tmp")
+                partial.write_text(code, encoding="utf-8")
+                partial.replace(cached)
+    namespace: dict = {}
+    exec(compile(code, name, "exec"), namespace)  # the code fastjsonschema generated from our own schema
+    return namespace[_ROOT_FUNCTION.search(code).group(1)]  # the generated code defines the root validator first
+
+
+def _private_folder() -> Path | None:
+    """The validators' folder if only this user can write to it (as Jinja checks its cache): None otherwise, and then
+    nothing is read from or kept in it."""
+    try:
+        COMPILED_VALIDATORS.mkdir(mode=0o700, exist_ok=True)
+        found = COMPILED_VALIDATORS.lstat()
+    except OSError:
+        return None
+    mine = not hasattr(os, "getuid") or found.st_uid == os.getuid()
+    return COMPILED_VALIDATORS if stat.S_ISDIR(found.st_mode) and mine and not found.st_mode & 0o022 else None
 
 
 @cache
