@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from .api.catalog import load_catalog
-from .api.truth import contradictions
+from .api.truth import contradictions, unknown_record_apis
 from .build import generate_checked
 from .joins import likely_duplicates, likely_records
 from .registry import REGISTRY_NAME, write_registry
@@ -58,6 +58,14 @@ def main(argv: list[str]) -> int:
             failed = True
         else:
             print(f"every torch name the entries cite is in the API of its release ({len(catalog.releases) - len(catalog.gaps)} measured)")
+        unknown = unknown_record_apis(atlas, catalog)
+        if unknown:
+            print(f"{len(unknown)} APIs of feature records that no measured release has (correct or remove them):", file=sys.stderr)
+            for line in unknown:
+                print(f"  {line}", file=sys.stderr)
+            failed = True
+        else:
+            print(f"every API the feature records list is in the measured index ({sum(len(r.apis) for r in atlas.records)} names)")
     unattached = likely_records(atlas)
     if unattached:
         print(f"{len(unattached)} entries that probably belong to a feature record but name none (give each `feature: <id>`")

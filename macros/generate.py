@@ -204,6 +204,9 @@ def generate_site(
         companion_lookup=indexes.companion_lookup(atlas),
     )
     files = files | (_builds_pages(atlas, builds, patches, render, pages, site_url) if builds else {})
+    if atlas.errors:
+        pages[urls.ERRORS_INDEX] = render("errors_index.md.j2")
+        pages |= {urls.error_doc(error.id): render("error.md.j2", error=error) for error in atlas.errors}
     slots = HtmlSlots()
     pages |= reference_pages(reference, render, slots, templates=_template_state(REFERENCE_TEMPLATES))
     files[urls.API_INDEX] = published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA))
@@ -242,14 +245,12 @@ def _builds_pages(
     """The "Will it run?" page (into `pages`) and the file its resolver reads (returned)."""
     pythons = {python for facts in builds.pypi["torch"].values() for found in facts["wheels"].values() for python in found}
     platforms = {platform for facts in builds.pypi["torch"].values() for platform in facts["wheels"]}
-    newest = builds.pypi["torch"][next(reversed(builds.pypi["torch"]))]["wheels"].get("linux-x86_64", [])
     pages[urls.WILL_IT_RUN] = render(
         "will_it_run.md.j2",
         builds=builds,
         patches=patches,
         platforms={platform: name for platform, name in PLATFORM_NAMES.items() if platform in platforms},
         pythons=sorted(pythons, key=lambda p: (*map(int, p.rstrip("t").split(".")), p.endswith("t")), reverse=True),
-        default_python=next((p for p in reversed(newest) if not p.endswith("t")), ""),
     )
     return {urls.COMPATIBILITY: compatibility_json(atlas, builds, site_url=site_url)}
 
@@ -311,6 +312,7 @@ def build_nav(atlas: Atlas, *, will_it_run: bool = True) -> list:
                 {"Upgrade paths": urls.UPGRADE},
                 {"Platforms": urls.PLATFORMS},
                 *([{"Will it run?": urls.WILL_IT_RUN}] if will_it_run else []),
+                *([{"Errors": urls.ERRORS_INDEX}] if atlas.errors else []),
             ]
         },
         {"API reference": urls.REFERENCE_INDEX},

@@ -16,7 +16,7 @@ from packaging.version import Version
 
 from . import markup
 from .markup import MAX_SYNTAX_PER_FIELD, MAX_SYNTAX_PER_FILE, markup_problem, syntax_count
-from .model import Atlas, BlockResult, DistinctPair, FeatureRecord, Labels, LabelScheme, Redirect, Release, Topic
+from .model import Atlas, BlockResult, DistinctPair, ErrorPage, FeatureRecord, Labels, LabelScheme, Redirect, Release, Topic
 from .schema import schema_errors
 from .yamlfile import DataError, DataErrors, FieldPath, YamlDocument, parse_yaml, read_data_bytes, read_yaml
 
@@ -30,7 +30,7 @@ SECTION_IDS = frozenset(
 # A site path of at most 8 segments, each a short name that neither is nor starts with a dot (no `..`, no hidden file).
 _SITE_PATH = re.compile(r"/(?:[a-z0-9_-][a-z0-9._-]{0,63}/){0,8}")
 _REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
-_TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning", "name", "description")
+_TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning", "name", "description", "cause", "remedy", "text")
 T = TypeVar("T")
 # Each data file's last parse, by display name and schema: (digest of its bytes, document or None, its mistakes).
 _checked_files: dict[tuple[str, str], tuple[bytes, YamlDocument | None, tuple[DataError, ...]]] = {}
@@ -53,7 +53,8 @@ class _FileReport:
 
 
 def load_atlas(data_dir: Path) -> Atlas:
-    """Read data/topics.yaml, labels.yaml, distinct.yaml, redirects.yaml and releases/*.yaml; raise DataErrors listing every mistake.
+    """Read data/topics.yaml, labels.yaml, distinct.yaml, redirects.yaml, features.yaml, errors.yaml and releases/*.yaml;
+    raise DataErrors listing every mistake.
 
     Whether the generated site still serves every published URL is checked after generation (`registry`).
     """
@@ -85,11 +86,25 @@ def load_atlas(data_dir: Path) -> Atlas:
     distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
     redirects = _load_redirects(data_dir, errors)
     records = _load_records(data_dir, topic_ids, errors)
-    atlas = Atlas(releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects, records=records)
+    explained = _load_errors(data_dir, errors)
+    atlas = Atlas(
+        releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects, records=records, errors=explained
+    )
     _check_record_use(atlas, {r.version: n for n, r in releases.values()}, data_dir, errors)
     if errors:
         raise DataErrors(errors)
     return atlas
+
+
+def _load_errors(data_dir: Path, errors: list[DataError]) -> tuple[ErrorPage, ...]:
+    """Read data/errors.yaml, the errors the site explains, if it exists."""
+    name, document = _read_optional(data_dir / "errors.yaml", "errors.schema.json", errors, data_dir)
+    if document is None:
+        return ()
+    report = _FileReport(name, document, errors)
+    _check_unique([e["id"] for e in document.data["errors"]], ("errors",), "error id", report)
+    _check_text(report)
+    return tuple(structure(ErrorPage, raw) for raw in document.data["errors"])
 
 
 def _load_records(data_dir: Path, topic_ids: set[str], errors: list[DataError]) -> tuple[FeatureRecord, ...]:

@@ -271,6 +271,30 @@ class Topic:
 
 
 @dataclass(frozen=True, slots=True)
+class ErrorAnswer:
+    """Where the site answers an error: one of its pages (`will-it-run`, `reference`, `platforms`), opened with these
+    form fields or at this anchor."""
+
+    page: str
+    text: str
+    query: dict[str, str] | None = None
+    anchor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorPage:
+    """An error or warning people paste into a search engine, what it means, and the page that answers it."""
+
+    id: str
+    message: str
+    title: str
+    cause: str
+    remedy: str
+    answer: ErrorAnswer
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FeatureRecord:
     """One feature as a whole (data/features.yaml): its own name and description, what it is about, and the bigger
     feature it is a part of. Release entries belong to it by its id, or by naming it in their `feature` field."""
@@ -361,7 +385,8 @@ class Redirect:
 
 @dataclass(frozen=True)
 class Atlas:
-    """All releases (oldest first), topics, labeling schemes, the reviewed look-alike ids and the moved pages."""
+    """All releases (oldest first), topics, labeling schemes, the reviewed look-alike ids, the moved pages, the feature
+    records and the errors the site explains."""
 
     releases: tuple[Release, ...]
     topics: tuple[Topic, ...]
@@ -369,6 +394,7 @@ class Atlas:
     distinct: tuple[DistinctPair, ...] = ()
     redirects: tuple[Redirect, ...] = ()
     records: tuple[FeatureRecord, ...] = ()
+    errors: tuple[ErrorPage, ...] = ()
 
     @cached_property
     def newest_first(self) -> tuple[Release, ...]:

@@ -18,6 +18,7 @@ CONTRIBUTING = "contributing.md"
 REFERENCE_INDEX = "reference/index.md"
 REFERENCE_MODULES = "reference/modules.md"
 WILL_IT_RUN = "will-it-run.md"
+ERRORS_INDEX = "errors/index.md"
 HAND_WRITTEN = (HOME, ABOUT, CONTRIBUTING)
 
 FEED = "feed.xml"
@@ -65,6 +66,11 @@ def feature_redirect(feature_id: str) -> str:
 def feature_badge(feature_id: str) -> str:
     """A feature's SVG status badge."""
     return f"features/{feature_id}/badge.svg"
+
+
+def error_doc(error_id: str) -> str:
+    """The page that explains one error."""
+    return f"errors/{error_id}.md"
 
 
 def reference_doc(module: str) -> str:

@@ -68,11 +68,14 @@
 
   // One release's verdict: {version, runs: true|false|null, reasons: [..]}.
   function judge(data, release, ask) {
-    const version = release.versions.find(function (v) { return (v.wheels[ask.os] || []).indexOf(ask.python) >= 0; });
+    const fits = function (python) { return ask.python ? python === ask.python : !/t$/.test(python); };  // no Python given: any
+    const version = release.versions.find(function (v) { return (v.wheels[ask.os] || []).some(fits); });
     if (!version) {
-      return { release: release, runs: false, reasons: ["no wheel for Python " + ask.python + " on " + data.platforms[ask.os] + " in any " + release.release + ".x release"] };
+      const which = ask.python ? "Python " + ask.python : "any Python";
+      return { release: release, runs: false, reasons: ["no wheel for " + which + " on " + data.platforms[ask.os] + " in any " + release.release + ".x release"] };
     }
     const verdict = { release: release, version: version, runs: true, reasons: [] };
+    if (!ask.python) { verdict.reasons.push("wheels for Python " + version.wheels[ask.os].filter(fits).join(", ")); }
     if (!ask.gpu) { verdict.reasons.push("the CPU build runs; no GPU was given"); return verdict; }
     if (ask.os !== data.measured.platform || !version.linux) {
       verdict.runs = null;
@@ -88,12 +91,17 @@
         ", none of which runs on " + ask.gpu.label);
       return verdict;
     }
-    verdict.reasons.push(how === "cubin" ? "its CUDA " + code.cuda + " build has GPU code for " + ask.gpu.label
-      : "its CUDA " + code.cuda + " build has no code for " + ask.gpu.label + " but PTX the driver compiles for it (slow on first use)");
+    if (how === "cubin") {
+      verdict.reasons.push("its CUDA " + code.cuda + " build has GPU code for " + ask.gpu.label);
+    } else {  // only PTX: torch's own kernels can be compiled by the driver, but whether the libraries it bundles can is not measured
+      verdict.runs = null;
+      verdict.reasons.push("its CUDA " + code.cuda + " build has no compiled code for " + ask.gpu.label + ", only PTX that the driver " +
+        "compiles for it on first use; whether the libraries it bundles have code for it is not measured");
+    }
     if (ask.driver) {
       const driver = driverVerdict(data, code.cuda, ask.driver, how, ask.os);
       verdict.reasons.push(driver.text);
-      if (driver.ok === false) { verdict.runs = false; } else if (driver.ok === null) { verdict.runs = null; }
+      if (driver.ok === false) { verdict.runs = false; } else if (driver.ok === null && verdict.runs) { verdict.runs = null; }
     }
     return verdict;
   }
@@ -116,7 +124,7 @@
       const item = node("li", "", { class: "atlas-resolver-" + (v.runs === true ? "runs" : v.runs === false ? "fails" : "unknown") });
       const head = node("p");
       head.append(node("a", "PyTorch " + (v.version ? v.version.version : v.release.release), { href: up + v.release.page }));
-      head.append(document.createTextNode(v.runs === true ? ": runs" : v.runs === false ? ": does not run" : ": installs; GPU not measured"));
+      head.append(document.createTextNode(v.runs === true ? ": runs" : v.runs === false ? ": does not run" : ": installs; not known to use the GPU"));
       item.append(head);
       item.append(node("p", v.reasons.join("; ") + "."));
       if (v.version && v.runs !== false) {

@@ -60,6 +60,21 @@ def contradictions(atlas: Atlas, catalog: ApiCatalog) -> list[Contradiction]:
     return found
 
 
+def unknown_record_apis(atlas: Atlas, catalog: ApiCatalog) -> list[str]:
+    """The names a feature record lists among its APIs that no measured release has (as `data/features.yaml: id: name`);
+    a name inside a module that could not be imported without other software (torch.utils.tensorboard) is left alone."""
+    found = []
+    for record in atlas.records:
+        for name in record.apis:
+            if name in catalog.names or not _measurable(name):
+                continue
+            owner = _nearest_known(catalog, name)
+            if owner is not None and owner.kind == MODULE and len(owner.import_errors) >= len(owner.spans):
+                continue
+            found.append(f"data/features.yaml: {record.id}: `{name}` is in no release from {catalog.releases[0]} to {catalog.releases[-1]}")
+    return found
+
+
 def _measurable(name: str) -> bool:
     """Whether the index can speak for a name (see the module's docstring)."""
     parts = name.split(".")

@@ -292,6 +292,14 @@ CASES = [
         writes={"published.txt": b"# registry\n\n/releases/2.1/\n# older pages\n/releases/1.9/\n"},
     ),
     Case(
+        "error-answered-by-an-unknown-page",
+        "data/errors.yaml:6: errors[0].answer.page: expected one of will-it-run, reference, platforms; found 'blog'",
+        writes={
+            "errors.yaml": b'errors:\n  - id: oops\n    message: "RuntimeError: oops"\n    title: Oops\n    cause: It broke.\n'
+            b"    answer: {page: blog, text: Read more}\n    remedy: Fix it.\n    sources: [https://pytorch.org/]\n"
+        },
+    ),
+    Case(
         "distinct-names-no-feature",
         "data/distinct.yaml:3: distinct[0].ids[1]: 'no-such-feature' is not the id of any feature",
         writes={"distinct.yaml": b"distinct:\n  - ids: [alpha,\n      no-such-feature]\n    reason: Looks alike.\n"},

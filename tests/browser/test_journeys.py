@@ -29,6 +29,12 @@ def _search(visit, query: str) -> list[str]:
         ("FlexAttention", "features/flex-attention/"),
         ("torch.compile", "features/torch-compile/"),
         ("channels_last", "features/channels-last/"),
+        ("no kernel image is available for execution on the device", "errors/no-kernel-image/"),
+        ("is not compatible with the current PyTorch installation", "errors/sm-not-compatible/"),
+        ("operator torchvision::nms does not exist", "errors/torchvision-nms/"),
+        ("Weights only load failed", "errors/weights-only-load-failed/"),
+        ("Torch not compiled with CUDA enabled", "errors/not-compiled-with-cuda/"),
+        ("module 'torch' has no attribute", "errors/module-has-no-attribute/"),
     ],
 )
 def test_search_finds_a_name_on_its_own_page_first(visit, query, page):

@@ -94,3 +94,11 @@ def test_the_resolver_fits_a_phone(new_visit):
     visit.open("will-it-run/?gpu=GeForce+GTX+1080&os=linux-x86_64&python=3.11&driver=535.104.05")
     visit.page.wait_for_selector(".atlas-resolver-summary")
     assert visit.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+def test_an_error_page_opens_the_resolver_with_the_gpu_of_its_message(visit):
+    visit.open("errors/sm-not-compatible/")
+    visit.page.click("a.md-button")
+    visit.page.wait_for_selector(".atlas-resolver-summary")
+    assert visit.page.input_value("#atlas-resolver-gpu") == "sm_120"
+    assert "Oldest release that runs: PyTorch 2.8 (2.8.0)" in visit.page.inner_text(".atlas-resolver-summary")

@@ -11,7 +11,8 @@ import pytest
 
 from macros.api.catalog import load_catalog
 from macros.api.reference import HtmlSlots, Reference, cited_names, mentions
-from macros.api.truth import contradictions
+from macros.api.truth import contradictions, unknown_record_apis
+from macros.model import FeatureRecord
 from macros.yamlfile import DataErrors
 
 RELEASES = ["2.0", "2.1", "2.10"]
@@ -102,6 +103,16 @@ def test_a_module_with_more_names_than_a_page_shows_at_once_groups_them_by_first
         ("names-t", "T", ["Tensor"]),
     ]
     assert [group.name for group in reference.packages()] == ["torch", "torch.nn"]
+
+
+def test_a_feature_records_apis_must_be_measured_names(tmp_path, mini_atlas):
+    catalog = load_catalog(_data_dir(tmp_path))
+    record = FeatureRecord(
+        id="compiler", name="Compiler", description="Compiles.", apis=("torch.compile", "torch.switch", "torch._private")
+    )
+    assert unknown_record_apis(replace(mini_atlas, records=(record,)), catalog) == [
+        "data/features.yaml: compiler: `torch.switch` is in no release from 2.0 to 2.10"
+    ]
 
 
 def test_the_truth_check_holds_cited_names_to_their_release(tmp_path, mini_atlas):
