@@ -32,15 +32,18 @@
     const form = document.getElementById("matrix-filters");
     const table = document.getElementById("matrix-table");
     if (!form || !table) { return; }
-    const names = ["topic", "stage", "component"];
+    const names = ["text", "topic", "stage", "component"];
     const rows = Array.from(table.tBodies[0].rows);
+    const rowNames = rows.map(function (row) { return row.cells[0].textContent.toLowerCase(); });
 
     function apply() {
       const chosen = {};
       names.forEach(function (name) { chosen[name] = form.elements[name].value; });
+      const words = chosen.text.toLowerCase().split(/\s+/).filter(Boolean);
       let shown = 0;
-      rows.forEach(function (row) {
+      rows.forEach(function (row, index) {
         const visible =
+          words.every(function (word) { return rowNames[index].includes(word); }) &&
           (!chosen.topic || row.dataset.topics.split(" ").includes(chosen.topic)) &&
           (!chosen.stage || row.dataset.stages.split(" ").includes(chosen.stage)) &&
           (!chosen.component || row.dataset.component === chosen.component ||
@@ -54,12 +57,13 @@
 
     const initial = readParams(names);
     names.forEach(function (name) {
-      const select = form.elements[name];
-      if (Array.from(select.options).some(function (o) { return o.value === initial[name]; })) {
-        select.value = initial[name];
+      const field = form.elements[name];
+      if (field.tagName !== "SELECT" || Array.from(field.options).some(function (o) { return o.value === initial[name]; })) {
+        field.value = initial[name];
       }
-      select.addEventListener("change", apply);
+      field.addEventListener(field.tagName === "SELECT" ? "change" : "input", apply);
     });
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
     form.hidden = false;
     apply();
   }

@@ -71,6 +71,29 @@ def test_matrix_filters_live_in_the_url(visit):
     assert not visit.console_errors
 
 
+def test_the_matrix_narrows_to_the_names_typed_and_keeps_them_in_the_url(visit):
+    visit.open("matrix/")
+    visit.page.fill("input[name=text]", "fft")
+    expected = sorted(_row_link(visit, lc) for lc in LIFECYCLES.values() if "fft" in lc.title.lower())
+    assert expected and sorted(_visible_matrix_rows(visit.page)) == expected
+    assert "text=fft" in visit.page.url
+    visit.page.goto(visit.page.url)
+    assert visit.page.input_value("input[name=text]") == "fft" and sorted(_visible_matrix_rows(visit.page)) == expected
+
+
+def test_a_wide_table_keeps_its_first_column_in_view_on_a_phone(new_visit):
+    tab = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    tab.open("platforms/")
+    table = tab.page.locator("#by-release ~ .atlas-table-scroll table").first
+    first, second = (table.locator("tbody tr").first.locator("td").nth(n) for n in (0, 1))
+    before, second_before = first.bounding_box()["x"], second.bounding_box()["x"]
+    scroller = table.evaluate_handle("t => t.closest('.md-typeset__scrollwrap')")  # the theme's box that scrolls a table
+    assert scroller.evaluate("box => box.scrollWidth - box.clientWidth") > 200  # the table is wider than the phone
+    scroller.evaluate("box => { box.scrollLeft = 200; }")
+    assert 0 <= first.bounding_box()["x"] <= before  # the first column stays at the box's left edge
+    assert second.bounding_box()["x"] < second_before - 150  # while the others scroll under it
+
+
 def test_matrix_reads_fully_without_javascript(new_visit):
     tab = new_visit(java_script_enabled=False)
     tab.open("matrix/")

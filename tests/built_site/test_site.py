@@ -358,3 +358,15 @@ def test_torch_compile_has_one_page_with_its_name_its_parts_and_every_release(bu
         assert f"in-{version.replace('.', '-')}" in document.ids
     for part in history.parts:
         assert f'href="../{part.id}/"' in text
+
+
+def test_each_stage_on_a_release_page_says_what_it_promises_in_that_releases_words(built_site):
+    """The meaning of a badge is in its tooltip, which a phone cannot show; each stage's section says it in text."""
+    for version, stage in (("1.10", "Beta"), ("2.14", "API-Unstable"), ("1.7", "Prototype")):
+        scheme = ATLAS.labels.scheme_for(version)
+        meaning = next(label.meaning for label in scheme.labels if label.name == stage)
+        page = (built_site.files / "releases" / version / "index.html").read_text(encoding="utf-8")
+        section = page[page.index(f'id="{stage.lower()}-features"') :]
+        paragraph = section[section.index("<p") : section.index("</p>")]
+        assert 'class="atlas-stage-meaning"' in paragraph and html.escape(" ".join(meaning.split()), quote=False)[:60] in paragraph
+        assert f'href="../../about/#scheme-{scheme.id}"' in paragraph
