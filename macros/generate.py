@@ -145,6 +145,7 @@ def generate_site(
             api_changes=api_changes.get(release.version),
             patch_releases=patches[release.version],
             platform_names=PLATFORM_NAMES,
+            install_source=builds.install["source"] if builds else "",
         )
     by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
     sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
@@ -217,7 +218,8 @@ def generate_site(
         urls.FEED: exports.atom_feed(atlas, site_url=site_url),
         **exports.schema_files(),
     }
-    published = published_urls(atlas, [*urls.HAND_WRITTEN, *pages, *files])
+    patch_anchors = {version: [patch.anchor for patch in found] for version, found in patches.items()}
+    published = published_urls(atlas, [*urls.HAND_WRITTEN, *pages, *files], patch_anchors)
     files |= {r.old.lstrip("/") + "index.html": redirect_page(r.old.lstrip("/"), r.new.lstrip("/")) for r in atlas.redirects}
     _check_front_matter(pages)
     fragments = {
@@ -275,12 +277,13 @@ def _check_front_matter(pages: dict[str, str]) -> None:
         raise DataErrors(problems)
 
 
-def published_urls(atlas: Atlas, paths: list[str]) -> frozenset[str]:
-    """Every URL the site serves from these docs pages and files, plus each feature and change anchor of the release pages."""
+def published_urls(atlas: Atlas, paths: list[str], anchors: dict[str, list[str]] | None = None) -> frozenset[str]:
+    """Every URL the site serves from these docs pages and files, plus each feature and change anchor of the release pages
+    and the other `anchors` of each release page (its releases on PyPI)."""
     served = {urls.site_path(path) for path in paths}
     for release in atlas.releases:
-        items = release.entries
-        served.update(urls.site_path(urls.release_entry(release.version, anchor)) for item in items for anchor in (item.id, *item.aliases))
+        found = [anchor for item in release.entries for anchor in (item.id, *item.aliases)] + (anchors or {}).get(release.version, [])
+        served.update(urls.site_path(urls.release_entry(release.version, anchor)) for anchor in found)
     return frozenset(f"/{path}" for path in served)
 
 

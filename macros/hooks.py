@@ -38,6 +38,7 @@ logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
 DATA_DIR = PROJECT_DIR / "data"
 HIGHLIGHT = "pymdownx.highlight"  # configured in mkdocs.yml; its highlighter is swapped for one that remembers blocks
 _generated: GeneratedSite | None = None
+_command = "build"  # the MkDocs command of this process (`on_startup`): serve rebuilds, build builds once
 _sanitizer = PageSanitizer()
 
 
@@ -51,7 +52,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
     config.nav = _generated.nav
-    if not preview.active:  # a full build keeps the generated site to its end: the collector need not walk it again
+    if _command == "build":  # one build per process keeps the generated site to its end: the collector need not walk it
         gc.collect()
         gc.freeze()
     position = config.markdown_extensions.index(HIGHLIGHT)
@@ -61,6 +62,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def on_startup(command: str, dirty: bool) -> None:
     """`mkdocs serve --dirty` (`make serve`) previews incrementally; every other command builds in full."""
+    global _command
+    _command = command
     preview.start(command=command, dirty=dirty)
     if preview.active:  # MkDocs warns that dirty builds may be inaccurate; the preview's are exact (macros/preview.py)
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith("A 'dirty' build"))

@@ -52,9 +52,9 @@
     return null;
   }
 
-  function driverVerdict(data, cuda, driver, how, os) {
+  function driverVerdict(data, cuda, driver, how) {  // the measured builds are Linux ones: Linux figures
     const toolkit = data.drivers.find(function (d) { return d.cuda === cuda; });
-    const least = toolkit && toolkit[os === "windows-x86_64" ? "windows" : "linux"];
+    const least = toolkit && toolkit.linux;
     if (!least) { return { ok: null, text: "NVIDIA's least driver for CUDA " + cuda + " is not recorded here" }; }
     if (atLeast(driver, least)) { return { ok: true, text: "driver " + driver + " is at least the " + least + " that CUDA " + cuda + " needs" }; }
     const series = data.minor_version_compatibility.find(function (s) { return s.major === numbers(cuda)[0]; });
@@ -99,7 +99,7 @@
         "compiles for it on first use; whether the libraries it bundles have code for it is not measured");
     }
     if (ask.driver) {
-      const driver = driverVerdict(data, code.cuda, ask.driver, how, ask.os);
+      const driver = driverVerdict(data, code.cuda, ask.driver, how);
       verdict.reasons.push(driver.text);
       if (driver.ok === false) { verdict.runs = false; } else if (driver.ok === null && verdict.runs) { verdict.runs = null; }
     }

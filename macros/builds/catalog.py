@@ -1,5 +1,6 @@
 """The build data as the site reads it: data/builds/pypi.json and data/builds/wheels/*.json (measured by
-`make builds`) and data/builds/nvidia.yaml (NVIDIA's figures, curated), each checked against its schema.
+`make builds`), data/builds/nvidia.yaml (NVIDIA's figures) and data/builds/install.yaml (the official install
+commands), curated, each checked against its schema.
 
 A missing folder is no error (a site without build data has no resolver to feed); a file that is there but wrong
 stops the build with its name, line or field, and what was expected.
@@ -33,6 +34,7 @@ class Builds:
     read: dict  # how and when PyPI was read
     wheels: dict[str, dict]  # X.Y -> its data/builds/wheels file
     nvidia: dict  # data/builds/nvidia.yaml as written
+    install: dict  # data/builds/install.yaml as written: the official install commands per X.Y.Z and build
 
     @property
     def gpus(self) -> tuple[Gpu, ...]:
@@ -83,6 +85,7 @@ def load_builds(data_dir: Path) -> Builds | None:
     errors: list[DataError] = []
     pypi = _read(folder / "pypi.json", data_dir, "pypi.schema.json", errors)
     nvidia = _read(folder / "nvidia.yaml", data_dir, "nvidia.schema.json", errors, yaml=True)
+    install = _read(folder / "install.yaml", data_dir, "install.schema.json", errors, yaml=True)
     wheels = {}
     for path in sorted((folder / "wheels").glob("*.json")):
         measured = _read(path, data_dir, "wheel.schema.json", errors)
@@ -95,7 +98,7 @@ def load_builds(data_dir: Path) -> Builds | None:
         _check_sources(nvidia, str((folder / "nvidia.yaml").relative_to(data_dir.parent)), errors)
     if errors:
         raise DataErrors(errors)
-    return Builds(pypi=pypi["projects"], read=pypi["read"], wheels=wheels, nvidia=nvidia)
+    return Builds(pypi=pypi["projects"], read=pypi["read"], wheels=wheels, nvidia=nvidia, install=install)
 
 
 def _check_sources(nvidia: dict, name: str, errors: list[DataError]) -> None:

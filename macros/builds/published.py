@@ -18,6 +18,7 @@ PLATFORM_NAMES = {  # the platforms of PyPI's wheels (see pypi.py), as a reader 
     "macos-arm64": "macOS (Apple silicon)",
     "macos-x86_64": "macOS (Intel)",
 }
+SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 MEASURED_PLATFORM = "linux-x86_64"  # the platform whose wheels `make builds` opens for their GPU code
 
 
@@ -29,10 +30,22 @@ class PatchRelease:
     date: str
     wheels: dict[str, list[str]]  # platform -> Pythons
     linux: dict | None  # the measured Linux x86_64 wheel (cuda, sm, ptx, wheel, sha256), if measured
+    commands: dict | None = None  # the official install commands {"pip": [...], "conda": [...]}, where recorded
 
     @property
     def anchor(self) -> str:
         return "patch-" + self.version.replace(".", "-")
+
+    @property
+    def command_blocks(self) -> dict[str, str]:
+        """The official commands per installer (pip, conda), each after a comment that names its build and systems."""
+        blocks = {}
+        for method, rows in (self.commands or {}).items():
+            lines = [f"# {self.version} with {method}"]
+            for row in rows:
+                lines += [f"# {row['build']} ({', '.join(SYSTEM_NAMES[system] for system in row['systems'])})", row["command"]]
+            blocks[method] = "\n".join(lines)
+        return blocks
 
     @property
     def compiled_for(self) -> str:
@@ -48,7 +61,13 @@ def patch_releases(builds: Builds, release: Release) -> list[PatchRelease]:
     """Every X.Y.Z of the release on PyPI, oldest first."""
     measured = builds.wheels.get(release.version, {}).get("wheels", {})
     return [
-        PatchRelease(version, (facts := builds.pypi["torch"][version])["date"], facts["wheels"], measured.get(version))
+        PatchRelease(
+            version,
+            (facts := builds.pypi["torch"][version])["date"],
+            facts["wheels"],
+            measured.get(version),
+            builds.install["versions"].get(version),
+        )
         for version in builds.patch_releases(release.version)
     ]
 

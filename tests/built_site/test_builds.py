@@ -3,8 +3,12 @@ each under an anchor of its own, and the "Will it run?" page states the measured
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
+from macros.registry import read_registry
+from tests.conftest import REAL_DATA
 from tests.support.html import parse
 
 
@@ -16,6 +20,7 @@ def test_a_release_page_lists_its_releases_on_pypi_with_anchors(built_site):
     row = row[: row.index("</tr>")]
     assert "2025-08-06" in row and "CUDA 12.8: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120" in row
     assert "Linux (x86_64): 3.9, 3.10, 3.11, 3.12, 3.13, 3.13t" in row
+    assert "/releases/2.8/#patch-2-8-0" in read_registry(REAL_DATA)  # an anchor that must never break
 
 
 def test_the_will_it_run_page_has_the_form_and_the_measured_table(built_site):
@@ -24,6 +29,18 @@ def test_the_will_it_run_page_has_the_form_and_the_measured_table(built_site):
     text = (built_site.files / "will-it-run" / "index.html").read_text(encoding="utf-8")
     assert '<option value="GeForce RTX 5090">12.0</option>' in text
     assert "../releases/2.6/#patch-2-6-0" in text
+    drivers = text[text.index('id="drivers"') :]
+    assert "<td>12.8</td>\n<td>570.26</td>\n<td>570.65</td>\n<td>525 or later</td>" in drivers
+    assert "<td>10.2</td>\n<td>440.33</td>\n<td>441.22</td>\n<td>none (before CUDA 11)</td>" in drivers
     document = json.loads((built_site.files / "api" / "compatibility.json").read_text(encoding="utf-8"))
     newest = document["releases"][0]
     assert newest["release"] == "2.14" and newest["versions"][0]["version"] == "2.14.1" and newest["page"] == "releases/2.14/"
+
+
+def test_a_release_page_gives_the_official_install_commands_exactly(built_site):
+    page = (built_site.files / "releases" / "2.0" / "index.html").read_text(encoding="utf-8")
+    section = page[page.index('id="install"') : page.index('id="highlights"')]
+    text = html.unescape(re.sub(r"<[^>]+>", "", section))
+    assert "# CUDA 11.7 (Linux, Windows)\npip install torch==2.0.1 torchvision==0.15.2 torchaudio==2.0.2\n" in text
+    assert "pip install torch==2.0.0 torchvision==0.15.1 torchaudio==2.0.1 --index-url https://download.pytorch.org/whl/rocm5.4.2" in text
+    assert "conda install pytorch==2.0.0 torchvision==0.15.0 torchaudio==2.0.0 cpuonly -c pytorch" in text
