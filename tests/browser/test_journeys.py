@@ -94,3 +94,15 @@ def test_a_release_counts_link_each_to_its_own_list(visit):
     visit.open("releases/1.0/")
     assert "0 removals" in visit.page.locator(".admonition.abstract").inner_text()
     assert visit.page.locator('.admonition.abstract a[href$="#changes-removal"]').count() == 0
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 375, "height": 740}], ids=["desktop", "phone"])
+def test_which_torchvision_goes_with_a_release_is_one_click_from_the_home_page(new_visit, viewport):
+    visit = new_visit(viewport=viewport, is_mobile=viewport["width"] < 600)
+    visit.open("")
+    visit.page.click("a[href$='platforms/#companions']")  # the one action: the common question on the first screen
+    visit.page.wait_for_url(re.compile(r"platforms/#companions$"))
+    row = visit.page.locator("#companions ~ .atlas-table-scroll tbody tr", has=visit.page.locator("a", has_text="PyTorch 2.3")).first
+    expected = next(c.version for c in ATLAS.release("2.3").companions if c.library == "torchvision")
+    assert expected in row.inner_text()
+    assert row.is_visible()
