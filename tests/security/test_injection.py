@@ -17,6 +17,7 @@ import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 import yaml
@@ -25,6 +26,7 @@ from macros.loading import load_atlas
 from macros.markup import as_browser_reads
 from macros.model import Atlas
 from macros.yamlfile import DataErrors
+from tests.conftest import REAL_DATA
 from tests.support.html import parse, parse_html
 from tests.support.site import PREFIX, build_site, copy_mini_data, copy_site_sources, free_port, serve
 
@@ -55,6 +57,7 @@ THEME_ID = re.compile(r"__(analytics|config|consent|drawer|search|settings|toc)|
 PAYLOAD_RECORD_NAME = "`</title><script>alert(91)</script>` {{ 7 * 7 }}"  # a record's name is at most 80 characters
 PAYLOAD_LABEL = "{{ lipsum.__globals__['os'].makedirs('pwned') }} `</title><script>alert(90)</script>`"
 PAYLOAD_RESULT = '<script>alert(91)</script> {{ config }} --8<-- "mkdocs.yml"'
+PAYLOAD_COMMAND = 'pip install torch==2.0.0 "</code><script>alert(92)</script>" {{ config }}'  # an install command line
 
 
 def _release(index: int) -> dict:
@@ -159,6 +162,23 @@ def _inject_labels_and_results(data_dir: Path, atlas: Atlas) -> None:
     (data_dir / "examples").mkdir(exist_ok=True)
     document = {"release": "3.0", "machine": "Linux x86_64, CPU only", "blocks": [result]}
     (data_dir / "examples" / "3.0.yaml").write_text(yaml.safe_dump(document), encoding="utf-8")
+    _inject_builds_and_errors(data_dir)
+
+
+def _inject_builds_and_errors(data_dir: Path) -> None:
+    """The build data (a GPU's name, which the resolver's list and answers show, and an install command) and an
+    explained error (every text of it, and the resolver's address it opens) carry hostile text too."""
+    shutil.copytree(REAL_DATA / "builds", data_dir / "builds")
+    nvidia = yaml.safe_load((data_dir / "builds" / "nvidia.yaml").read_text(encoding="utf-8"))
+    nvidia["gpus"][0]["name"] = PAYLOAD_RECORD_NAME
+    (data_dir / "builds" / "nvidia.yaml").write_text(yaml.safe_dump(nvidia, allow_unicode=True), encoding="utf-8")
+    install = yaml.safe_load((data_dir / "builds" / "install.yaml").read_text(encoding="utf-8"))
+    install["versions"]["2.0.0"]["pip"][0]["command"] = PAYLOAD_COMMAND
+    (data_dir / "builds" / "install.yaml").write_text(yaml.safe_dump(install, allow_unicode=True), encoding="utf-8")
+    answer = {"page": "will-it-run", "text": PAYLOAD_RECORD_NAME, "query": {"gpu": PAYLOAD_RECORD_NAME, "os": "linux-x86_64"}}
+    error = {"id": "hostile", "message": PAYLOAD_RESULT, "title": PAYLOAD_RECORD_NAME, "cause": PAYLOAD_LABEL, "remedy": PAYLOAD_LABEL}
+    error |= {"answer": answer, "sources": ["https://pytorch.org/"]}
+    (data_dir / "errors.yaml").write_text(yaml.safe_dump({"errors": [error]}, allow_unicode=True), encoding="utf-8")
 
 
 def _restore(error, releases: list[dict], topics: list[dict]) -> None:
@@ -252,6 +272,18 @@ def test_template_syntax_is_shown_and_never_evaluated(injected_site):
         assert "{{ lipsum.__globals__['os'].makedirs('pwned') }}" in shown, f"{page}: the template is shown as written"
 
 
+def test_build_data_and_explained_errors_are_shown_as_text(injected_site):
+    site, _, _ = injected_site
+    text = {page: html.unescape(re.sub(r"<[^>]+>", "", (site / page).read_text(encoding="utf-8")))
+            for page in ("errors/hostile/index.html", "releases/2.0/index.html")}  # fmt: skip
+    assert "<script>alert(91)</script>" in text["errors/hostile/index.html"]
+    assert PAYLOAD_COMMAND in text["releases/2.0/index.html"]
+    options = [e.attrs.get("value") for e in parse(site / "will-it-run" / "index.html").elements if e.tag == "option"]
+    assert PAYLOAD_RECORD_NAME in options
+    gpus = json.loads((site / "api" / "compatibility.json").read_text(encoding="utf-8"))["gpus"]
+    assert gpus[0]["name"] == PAYLOAD_RECORD_NAME
+
+
 def test_no_file_of_the_checkout_is_published(injected_site):
     site, _, _ = injected_site
     for output in [*_pages(site), site / "search" / "search_index.json", site / "api" / "releases.json"]:
@@ -314,6 +346,12 @@ def test_chromium_runs_nothing_from_data(injected_site, browser):
     paths = [f"releases/3.{index}/" for index in range(len(VECTORS))]
     paths += ["", "about/", "upgrade/", "matrix/", "platforms/", "topics/", "features/", "releases/"]
     paths += [f"topics/inject-{index}/" for index in range(0, len(VECTORS), 7)]
+    paths += [
+        "releases/2.0/",
+        "errors/",
+        "errors/hostile/",
+        "will-it-run/?" + urlencode({"gpu": PAYLOAD_RECORD_NAME, "os": "linux-x86_64"}),
+    ]
     dialogs: list[str] = []
     requests: list[str] = []
     with serve(root, free_port()) as base_url:
