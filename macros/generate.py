@@ -15,7 +15,7 @@ from . import exports, indexes, urls
 from .api.catalog import ApiCatalog, empty_catalog
 from .api.reference import HtmlSlots, Reference, cited_apis, entry_texts, mentions_json, published_index, reference_pages
 from .builds.catalog import Builds
-from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases
+from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
 from .yamlfile import DataError, DataErrors
@@ -245,15 +245,8 @@ def _builds_pages(
     atlas: Atlas, builds: Builds, patches: dict, render: Callable[..., str], pages: dict[str, str], site_url: str
 ) -> dict[str, str]:
     """The "Will it run?" page (into `pages`) and the file its resolver reads (returned)."""
-    pythons = {python for facts in builds.pypi["torch"].values() for found in facts["wheels"].values() for python in found}
-    platforms = {platform for facts in builds.pypi["torch"].values() for platform in facts["wheels"]}
-    pages[urls.WILL_IT_RUN] = render(
-        "will_it_run.md.j2",
-        builds=builds,
-        patches=patches,
-        platforms={platform: name for platform, name in PLATFORM_NAMES.items() if platform in platforms},
-        pythons=sorted(pythons, key=lambda p: (*map(int, p.rstrip("t").split(".")), p.endswith("t")), reverse=True),
-    )
+    platforms, pythons = resolver_choices(builds)
+    pages[urls.WILL_IT_RUN] = render("will_it_run.md.j2", builds=builds, patches=patches, platforms=platforms, pythons=pythons)
     return {urls.COMPATIBILITY: compatibility_json(atlas, builds, site_url=site_url)}
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .. import urls
 from ..model import Atlas, Release
 from .catalog import Builds
+from .pypi import python_key
 
 PLATFORM_NAMES = {  # the platforms of PyPI's wheels (see pypi.py), as a reader names them
     "linux-x86_64": "Linux (x86_64)",
@@ -70,6 +71,16 @@ def patch_releases(builds: Builds, release: Release) -> list[PatchRelease]:
         )
         for version in builds.patch_releases(release.version)
     ]
+
+
+def resolver_choices(builds: Builds) -> tuple[dict[str, str], list[str]]:
+    """What the resolver's form offers: the platforms torch has wheels for (by the name a reader knows), and every
+    Python it has had wheels for, newest first."""
+    wheels = [found for facts in builds.pypi["torch"].values() for found in facts["wheels"].items()]
+    platforms = {platform for platform, _ in wheels}
+    pythons = {python for _, found in wheels for python in found}
+    named = {platform: name for platform, name in PLATFORM_NAMES.items() if platform in platforms}
+    return named, sorted(pythons, key=python_key, reverse=True)
 
 
 def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:

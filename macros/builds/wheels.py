@@ -25,20 +25,14 @@ import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..api.extract import PROJECT_DIR, release_versions
 from .fatbin import device_code
 from .pypi import LISTING_URL, RELEASE, WHEEL, fetch_listing, python_key, python_of, version_key
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
 WHEELS_DIR = PROJECT_DIR / "data" / "builds" / "wheels"
 PREFERRED_PYTHON = "3.11"
 LIBRARY = re.compile(r"^torch/lib/[^/]+\.so(\.[0-9.]+)?$")
 CHUNK = 1 << 22
-
-
-def release_versions() -> list[str]:
-    """Every release the atlas has a file for, oldest first."""
-    names = [path.stem for path in (PROJECT_DIR / "data" / "releases").glob("*.yaml")]
-    return sorted(names, key=lambda version: tuple(map(int, version.split("."))))
 
 
 def linux_wheel(files: list[dict]) -> dict:

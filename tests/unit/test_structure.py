@@ -9,10 +9,10 @@ from tests.conftest import PROJECT_DIR
 # Stages in the order data flows, as dotted paths inside `macros` (`api.catalog` is macros/api/catalog.py); a module may
 # import only modules listed before it.
 ORDER = (
-    "yamlfile", "markup", "urls", "model", "sanitize", "schema", "loading", "api.catalog", "builds.catalog", "api.reference",
+    "yamlfile", "markup", "urls", "model", "sanitize", "schema", "loading", "api.catalog", "builds.catalog", "builds.pypi", "api.reference",
     "api.truth", "indexes", "joins", "exports", "builds.published", "generate", "registry", "build", "page_macros",
     "highlighting", "searching", "forking", "preview", "watching", "hooks", "check", "example_worker", "release_env",
-    "examples", "api.worker", "api.extract", "api.index", "api.__init__", "builds.fatbin", "builds.pypi", "builds.wheels",
+    "examples", "api.worker", "api.extract", "api.index", "api.__init__", "builds.fatbin", "builds.wheels",
     "builds.__init__", "__init__",
 )  # fmt: skip
 MACROS = PROJECT_DIR / "macros"
