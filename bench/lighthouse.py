@@ -36,9 +36,13 @@ CHROME_FLAGS = (
 PAGES = {
     "Home": "",
     "Release 1.10": "releases/1.10/",
+    "Release 2.14 (the longest)": "releases/2.14/",
     "Topic grid cuda": "topics/cuda/",
     "Feature matrix": "matrix/",
     "Feature torch-fft": "features/torch-fft/",
+    "Feature torch-compile (the longest history)": "features/torch-compile/",
+    "Upgrade paths": "upgrade/",
+    "Error no-kernel-image": "errors/no-kernel-image/",
     "API lookup": "reference/",
     "API module torch.nn.functional": "reference/torch.nn.functional/",
     "API module torch (the largest page)": "reference/torch/",

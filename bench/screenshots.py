@@ -1,11 +1,13 @@
 """Screenshots of the main views at desktop (1280 px) and phone (375 px) width, for review.
 
 Reproduce: `.venv/bin/python bench/screenshots.py` (builds the real site with --strict, serves it on
-loopback and writes PNG files to bench/screenshots/).
+loopback and writes PNG files to bench/screenshots/). `--project DIR --out DIR` photographs another checkout,
+such as a worktree of an older commit (`git worktree add /tmp/before <commit>`), for a before/after comparison.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -20,11 +22,12 @@ from tests.support.site import PREFIX, build_site, free_port, serve  # noqa: E40
 
 OUT = PROJECT / "bench" / "screenshots"
 VIEWS = {
-    "grid": "topics/distributed/",
+    "home": "",
+    "grid": "topics/fft/#lifecycles",
     "matrix": "matrix/?component=pytorch",
-    "feature": "features/zero-redundancy-optimizer/",
+    "feature": "features/torch-compile/",
     "release": "releases/1.10/",
-    "upgrade": "upgrade/?from=1.13&to=2.3",
+    "upgrade": "upgrade/?from=1.13&to=2.6&kind=breaking",
     "platforms": "platforms/",
 }
 WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 740}}
@@ -32,10 +35,14 @@ WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "he
 
 def main() -> None:
     """Build, serve and photograph every view at both widths."""
-    OUT.mkdir(parents=True, exist_ok=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--project", type=Path, default=PROJECT, help="the checkout to build (default: this one)")
+    parser.add_argument("--out", type=Path, default=OUT, help="where the PNG files go (default: bench/screenshots/)")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as root:
         port = free_port()
-        result = build_site(Path(root) / PREFIX.strip("/"), f"http://127.0.0.1:{port}{PREFIX}")
+        result = build_site(Path(root) / PREFIX.strip("/"), f"http://127.0.0.1:{port}{PREFIX}", project=args.project.resolve())
         if result.returncode:
             sys.exit(result.stdout + result.stderr)
         with serve(Path(root), port) as base_url, sync_playwright() as playwright:
@@ -46,8 +53,8 @@ def main() -> None:
                 for name, path in VIEWS.items():
                     page.goto(base_url + path, wait_until="load")
                     page.wait_for_timeout(300)
-                    page.screenshot(path=str(OUT / f"{name}-{width_name}.png"))
-                    print(f"bench/screenshots/{name}-{width_name}.png")
+                    page.screenshot(path=str(args.out / f"{name}-{width_name}.png"))
+                    print(args.out / f"{name}-{width_name}.png")
                 context.close()
             browser.close()
 

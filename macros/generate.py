@@ -118,6 +118,7 @@ def generate_site(
         "atlas": atlas,
         "lifecycles": lifecycles,
         "label_order": atlas.labels.order,
+        "stage_order": indexes.stage_order(atlas),
         "missing_releases": indexes.missing_releases(atlas),
         "repository": repository.rstrip("/"),
     }
@@ -140,6 +141,7 @@ def generate_site(
             release=release,
             sources=sources_by_release[release.version],
             moved=moved[release.version],
+            overview=indexes.release_overview(atlas, release),
             previous=atlas.releases[index - 1] if index else None,
             next=atlas.releases[index + 1] if index + 1 < len(atlas.releases) else None,
             api_changes=api_changes.get(release.version),
@@ -157,7 +159,11 @@ def generate_site(
             topic=topic,
             topic_lifecycles=chosen,
             entries=indexes.topic_entries(atlas, topic.id),
-            columns=indexes.release_columns(atlas, since=min((Version(lc.stages[0].version) for lc in chosen), default=None)),
+            columns=indexes.grid_columns(
+                chosen,
+                indexes.release_columns(atlas, since=min((Version(lc.stages[0].version) for lc in chosen), default=None)),
+                common["missing_releases"],
+            ),
             stages=indexes.stages_shown(atlas, chosen),
             platform_titles=PLATFORM_TITLES,
         )
@@ -191,7 +197,7 @@ def generate_site(
         "matrix.md.j2",
         stages=indexes.stages_shown(atlas, lifecycles.values()),
         components=sorted({lc.component for lc in lifecycles.values()}),
-        versions=indexes.release_columns(atlas),
+        columns=indexes.grid_columns(lifecycles.values(), indexes.release_columns(atlas), common["missing_releases"]),
     )
     pages[urls.UPGRADE] = render(
         "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas), api_changes=api_changes

@@ -12,7 +12,7 @@ from packaging.version import Version
 
 from . import urls
 from .markup import text_only
-from .model import Atlas, Change, Feature, FeatureRecord, Release
+from .model import CHANGE_KINDS, Atlas, Change, Feature, FeatureRecord, Release
 
 END_STAGES = {"deprecation": "Deprecated", "removal": "Removed"}
 
@@ -63,26 +63,56 @@ class Lifecycle:
 
 
 @dataclass(frozen=True, slots=True)
+class GridColumn:
+    """One column of a stage grid: a release, or a gap, a run of releases in which no row of the grid has a stage."""
+
+    versions: tuple[str, ...]
+    gap: bool = False
+
+    @property
+    def label(self) -> str:
+        """The release, or the first and last release of the gap ("2.0–2.14")."""
+        return self.versions[0] if len(self.versions) == 1 else f"{self.versions[0]}–{self.versions[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
 class GridCell:
     """One cell of a stage grid: a stage, or a run of neighbouring releases with none (`stage` None, `span` wide)."""
 
-    version: str
+    version: str  # the release, or a gap's label
     stage: str | None
     span: int = 1
     not_covered: bool = False  # the release is outside the atlas ("n/c")
+    gap: bool = False  # the cell of a gap column
 
 
-def grid_row(lifecycle: Lifecycle, columns: list[str], not_covered: Iterable[str]) -> list[GridCell]:
+def grid_columns(lifecycles: Iterable[Lifecycle], versions: list[str], not_covered: Iterable[str]) -> list[GridColumn]:
+    """The columns of a grid of these rows: each release in which a row has a stage (or that the atlas does not cover),
+    and one gap column for each run of releases in between in which none has, so a grid shows where its features happened."""
+    shown = {stage.version for lifecycle in lifecycles for stage in lifecycle.stages} | set(not_covered)
+    columns: list[GridColumn] = []
+    for staged, run in itertools.groupby(versions, key=shown.__contains__):
+        found = tuple(run)
+        columns += [GridColumn((version,)) for version in found] if staged else [GridColumn(found, gap=True)]
+    return columns
+
+
+def grid_row(lifecycle: Lifecycle, columns: list[GridColumn], not_covered: Iterable[str]) -> list[GridCell]:
     """A feature's row of a stage grid; neighbouring releases that do not mention it share one cell, which keeps the DOM small."""
     stages = {stage.version: stage.stage for stage in lifecycle.stages}
     uncovered = set(not_covered)
+
+    def kind(column: GridColumn) -> str:
+        version = column.versions[0]
+        return "gap" if column.gap else "stage" if version in stages else "n/c" if version in uncovered else "empty"
+
     cells: list[GridCell] = []
-    for empty, run in itertools.groupby(columns, key=lambda version: version not in stages and version not in uncovered):
-        versions = list(run)
-        if empty:
-            cells.append(GridCell(versions[0], None, span=len(versions)))
+    for found, run in itertools.groupby(columns, key=kind):
+        chosen = list(run)
+        if found == "empty":
+            cells.append(GridCell(chosen[0].label, None, span=len(chosen)))
         else:
-            cells += [GridCell(version, stages.get(version), not_covered=version not in stages) for version in versions]
+            cells += [GridCell(c.label, stages.get(c.label), not_covered=found == "n/c", gap=found == "gap") for c in chosen]
     return cells
 
 
@@ -303,6 +333,30 @@ def topic_entries(atlas: Atlas, topic_id: str) -> list[tuple[Release, list[Featu
         if features or changes:
             grouped.append((release, features, changes))
     return grouped
+
+
+@dataclass(frozen=True, slots=True)
+class TopicSummary:
+    """How many of one release's features (per stage) and changes (per kind) are about one topic (None: about none)."""
+
+    topic: str | None
+    stages: dict[str, int]
+    kinds: dict[str, int]
+
+
+def release_overview(atlas: Atlas, release: Release) -> list[TopicSummary]:
+    """A release's entries counted by topic, in the topics' order, then those about no topic: a page's table of contents
+    by subject. An entry about two topics counts in both."""
+    order = stage_order(atlas)
+    summaries = []
+    for topic_id in [*(topic.id for topic in atlas.topics), None]:
+        about = [e for e in release.entries if (topic_id in e.topics if topic_id else not e.topics)]
+        features = [e.stability for e in about if isinstance(e, Feature)]
+        kinds = [e.kind for e in about if isinstance(e, Change)]
+        if about:
+            stages = {stage: features.count(stage) for stage in order if stage in features}
+            summaries.append(TopicSummary(topic_id, stages, {kind: kinds.count(kind) for kind in CHANGE_KINDS if kind in kinds}))
+    return summaries
 
 
 def missing_releases(atlas: Atlas) -> list[str]:

@@ -24,7 +24,7 @@ PLATFORM_FACTS = ("python", "cuda", "rocm", "macos", "patches", "companions")
 # Pages whose content changes as releases come and go: a platform fact cited to one of them can silently stop being true.
 _MOVING_PAGE = re.compile(r"/(?:blob|tree)/(?:main|master)/|pytorch\.org/get-started/(?:previous-versions|locally)")
 SECTION_IDS = frozenset(
-    {"release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"}
+    {"overview", "release-facts", "highlights", "features", "changes", "sources", "platforms", "patches", "stage-changes"}
     | {"changes-breaking", "changes-deprecation", "changes-removal"}
 )
 # A site path of at most 8 segments, each a short name that neither is nor starts with a dot (no `..`, no hidden file).

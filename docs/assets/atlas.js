@@ -68,6 +68,61 @@
     apply();
   }
 
+  // A stage grid's rows sort by feature name, first release or latest stage: its headings become buttons, a second
+  // click reverses the order, and the address keeps it (?sort=since, ?sort=-latest).
+  function versionNumber(version) {
+    const parts = version.split(".");
+    return Number(parts[0]) * 1000 + Number(parts[1]);
+  }
+
+  const SORT_KEYS = {
+    name: function (row) { return row.cells[0].textContent.replace(/^["'(\[]+/, "").toLowerCase(); },
+    since: function (row) { return versionNumber(row.dataset.since); },
+    // the most stable stage first, and within a stage the most recent release
+    latest: function (row) {
+      const parts = row.dataset.latest.split(" ");
+      return Number(parts[0]) * 100000 - versionNumber(parts[1]);
+    },
+  };
+
+  function sortGrid(table, sort) {
+    const descending = sort.charAt(0) === "-";
+    const key = SORT_KEYS[sort.replace(/^-/, "")];
+    if (!key) { return; }
+    const rows = Array.from(table.tBodies[0].rows).map(function (row, index) { return { row: row, key: key(row), index: index }; });
+    rows.sort(function (a, b) {
+      const order = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+      return (descending ? -order : order) || a.index - b.index;
+    });
+    const sorted = document.createDocumentFragment();
+    rows.forEach(function (item) { sorted.appendChild(item.row); });
+    table.tBodies[0].appendChild(sorted);
+    table.tHead.querySelectorAll("th[data-sort]").forEach(function (heading) {
+      if (heading.dataset.sort === sort.replace(/^-/, "")) {
+        heading.setAttribute("aria-sort", descending ? "descending" : "ascending");
+      } else {
+        heading.removeAttribute("aria-sort");
+      }
+    });
+  }
+
+  function setupGridSorting() {
+    const initial = readParams(["sort"]).sort;
+    document.querySelectorAll("table.atlas-grid").forEach(function (table) {
+      table.tHead.querySelectorAll("th[data-sort]").forEach(function (heading) {
+        const button = window.atlas.element("button", heading.textContent, { type: "button", title: "Sort by " + heading.textContent.toLowerCase() });
+        heading.replaceChildren(button);
+        button.addEventListener("click", function () {
+          const name = heading.dataset.sort;
+          const sort = heading.getAttribute("aria-sort") === "ascending" ? "-" + name : name;
+          sortGrid(table, sort);
+          writeParams({ sort: sort });
+        });
+      });
+      if (initial) { sortGrid(table, initial); }
+    });
+  }
+
   function setupUpgrade() {
     const form = document.getElementById("upgrade-form");
     if (!form) { return; }
@@ -86,41 +141,42 @@
       const from = form.elements.from.value;
       const to = form.elements.to.value;
       const kind = form.elements.kind.value;
+      const topic = form.elements.topic.value;
       const valid = order[from] < order[to];
       const counts = { breaking: 0, deprecation: 0, removal: 0, moved: 0 };
       steps.forEach(function (step) {
         const position = Number(step.dataset.order);
         let shown = 0;
         step.querySelectorAll("li").forEach(function (item) {
-          item.hidden = Boolean(kind) && kindOf(item) !== kind;
+          const about = item.querySelector("[data-topics]");
+          item.hidden = (Boolean(kind) && kindOf(item) !== kind) ||
+            (Boolean(topic) && !(about && about.dataset.topics.split(" ").includes(topic)));
           shown += item.hidden ? 0 : 1;
         });
-        const inside = valid && position > order[from] && position <= order[to] && (!kind || shown > 0);
+        const inside = valid && position > order[from] && position <= order[to] && (!(kind || topic) || shown > 0);
         step.hidden = !inside;
         const heading = step.querySelector("h2");
-        if (heading) {
-          document.querySelectorAll('.md-nav--secondary a[href$="#' + heading.id + '"]').forEach(function (entry) {
-            entry.parentElement.hidden = !inside;
-          });
-        }
+        if (heading) { showInContents(heading, inside); }
         if (inside) {
           ["breaking", "deprecation", "removal"].forEach(function (kind) {
-            counts[kind] += step.querySelectorAll(".atlas-kind--" + kind).length;
+            counts[kind] += step.querySelectorAll("li:not([hidden]) .atlas-kind--" + kind).length;
           });
-          counts.moved += step.querySelectorAll(".atlas-moved").length;
+          counts.moved += step.querySelectorAll("li:not([hidden]) .atlas-moved").length;
         }
       });
       form.elements.summary.value = valid
         ? "From " + from + " to " + to + ": " + counts.breaking + " backwards-incompatible changes, " +
           counts.deprecation + " deprecations, " + counts.removal + " removals, " + counts.moved + " stage changes"
         : "Choose a target release newer than " + from + ".";
-      writeParams({ from: from, to: to, kind: kind });
+      writeParams({ from: from, to: to, kind: kind, topic: topic });
     }
 
-    const initial = readParams(["from", "to", "kind"]);
-    const kinds = form.elements.kind;
-    if (Array.from(kinds.options).some(function (o) { return o.value === initial.kind; })) { kinds.value = initial.kind; }
-    kinds.addEventListener("change", apply);
+    const initial = readParams(["from", "to", "kind", "topic"]);
+    ["kind", "topic"].forEach(function (name) {
+      const field = form.elements[name];
+      if (Array.from(field.options).some(function (o) { return o.value === initial[name]; })) { field.value = initial[name]; }
+      field.addEventListener("change", apply);
+    });
     ["from", "to"].forEach(function (name) {
       const select = form.elements[name];
       if (initial[name] && initial[name] in order) {
@@ -133,6 +189,76 @@
     });
     form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
     apply();
+  }
+
+  // Show or hide the entry of the table of contents that leads to a heading.
+  function showInContents(heading, visible) {
+    document.querySelectorAll('.md-nav--secondary a[href$="#' + heading.id + '"]').forEach(function (entry) {
+      entry.parentElement.hidden = !visible;
+    });
+  }
+
+  // A release page shows only the entries of one topic or one kind (?topic=cuda, ?kind=breaking). An entry is a
+  // heading that carries its topics and kinds, and what follows it up to the next heading; a section none of whose
+  // entries is shown goes too. A link into an entry that the filter would hide shows the whole page.
+  function setupReleaseFilters() {
+    const form = document.getElementById("release-filters");
+    if (!form) { return; }
+    const entries = [];
+    const sections = [];
+    let section = { nodes: [], entries: [] };
+    let entry = null;
+    Array.from(form.parentElement.children).forEach(function (node) {
+      if (node.tagName === "H2") {
+        section = { heading: node, nodes: [node], entries: [] };
+        sections.push(section);
+        entry = null;
+      } else if (node.tagName === "H3" && node.dataset.kind) {
+        entry = { heading: node, nodes: [node], topics: node.dataset.topics.split(" "), kinds: node.dataset.kind.split(" ") };
+        entries.push(entry);
+        section.entries.push(entry);
+      } else {
+        (entry || section).nodes.push(node);
+      }
+    });
+
+    function show(item, visible) {
+      item.shown = visible;
+      item.nodes.forEach(function (node) { node.classList.toggle("atlas-off", !visible); });
+      if (item.heading) { showInContents(item.heading, visible); }
+    }
+
+    function apply() {
+      const topic = form.elements.topic.value;
+      const kind = form.elements.kind.value;
+      let shown = 0;
+      entries.forEach(function (item) {
+        const visible = (!topic || item.topics.includes(topic)) && (!kind || item.kinds.includes(kind));
+        show(item, visible);
+        shown += visible ? 1 : 0;
+      });
+      sections.forEach(function (item) {
+        if (item.entries.length) { show(item, item.entries.some(function (e) { return e.shown; })); }
+      });
+      form.elements.count.value = topic || kind ? shown + " of " + entries.length + " entries shown" : entries.length + " entries";
+      writeParams({ topic: topic, kind: kind });
+    }
+
+    const initial = readParams(["topic", "kind"]);
+    ["topic", "kind"].forEach(function (name) {
+      const field = form.elements[name];
+      if (Array.from(field.options).some(function (o) { return o.value === initial[name]; })) { field.value = initial[name]; }
+      field.addEventListener("change", apply);
+    });
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+    form.hidden = false;
+    apply();
+    const target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    if (target && target.closest(".atlas-off")) {
+      form.elements.topic.value = "";
+      form.elements.kind.value = "";
+      apply();
+    }
   }
 
   // Instant navigation swaps pages with pushState, so the browser neither scrolls to nor marks
@@ -149,19 +275,6 @@
     if (top < clear || top > window.innerHeight) { window.scrollBy(0, top - clear); }
   }
 
-  // A stage grid opens on its newest releases (the right-hand end); the names column stays in view.
-  // Each grid scrolls when it first comes near the screen: reading its width at load would lay it out then.
-  function showNewestReleases() {
-    const observer = new IntersectionObserver(function (entries) {
-      entries.forEach(function (entry) {
-        if (!entry.isIntersecting) { return; }
-        entry.target.scrollLeft = entry.target.scrollWidth;
-        observer.unobserve(entry.target);
-      });
-    }, { rootMargin: "25% 0px" });
-    document.querySelectorAll(".atlas-grid-scroll").forEach(function (box) { observer.observe(box); });
-  }
-
   // Material sets up each code block (copy button, focus for keyboard scrolling) as it comes into view
   // (content.lazy); until then every block is focusable, so a keyboard can reach and scroll any of them.
   function makeCodeFocusable() {
@@ -170,8 +283,9 @@
 
   function setup() {
     makeCodeFocusable();
-    showNewestReleases();
+    setupGridSorting();
     setupMatrix();
+    setupReleaseFilters();
     setupUpgrade();
     window.requestAnimationFrame(revealTarget);
   }

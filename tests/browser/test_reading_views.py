@@ -27,10 +27,13 @@ def test_grid_keeps_names_and_releases_in_view_while_it_scrolls_inside_itself(ne
     tab.open(path)
     grid = tab.page.locator(".atlas-grid").first
     box = tab.page.locator(".atlas-grid-scroll").first
-    box.scroll_into_view_if_needed()  # a grid is laid out, and scrolled to its newest releases, when it comes into view
+    box.scroll_into_view_if_needed()
     assert box.evaluate("b => b.scrollWidth > b.clientWidth"), "the grid is wider than its box"
-    tab.page.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle(), timeout=5000)  # opens on its newest releases
-    box.evaluate("b => { b.scrollLeft = 0; b.scrollTop = 400; }")
+    # it opens at its start: each feature with its first release and latest stage, oldest releases next
+    assert box.evaluate("b => b.scrollLeft") == 0
+    latest = grid.locator("tbody tr").first.locator("td.g-latest")
+    assert latest.evaluate("(td, b) => td.getBoundingClientRect().right <= b.getBoundingClientRect().right", box.element_handle())
+    box.evaluate("b => { b.scrollTop = 400; }")
     start = grid.evaluate(NAMES_IN_VIEW)
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     end = grid.evaluate(NAMES_IN_VIEW)
@@ -45,11 +48,13 @@ def test_grid_rows_sort_by_plain_title_and_cells_say_the_stage_in_words(visit):
     names = visit.page.eval_on_selector_all("#matrix-table tbody th a", "links => links.map(a => a.textContent)")
     assert names == sorted(names, key=lambda name: name.lstrip("\"'([").casefold())
     torch_fft = visit.page.locator("#matrix-table tbody tr", has=visit.page.locator("a[href$='features/torch-fft/']"))
-    # A run of releases without the feature is one cell spanning them; spread each cell over its columns.
-    cells = torch_fft.locator("td").evaluate_all("tds => tds.flatMap(td => Array(td.colSpan).fill(td.innerText))")
-    versions = indexes.release_columns(ATLAS)
-    assert cells[versions.index("1.7")] == "Beta" and cells[versions.index("1.8")] == "Stable"
-    assert cells[versions.index("1.6")] == "–"
+    # A run of releases without the feature is one blank cell spanning them; spread each cell over its columns.
+    cells = torch_fft.locator("td").evaluate_all("tds => tds.flatMap(td => Array(td.colSpan).fill(td.innerText.trim()))")
+    columns = indexes.grid_columns(LIFECYCLES.values(), indexes.release_columns(ATLAS), indexes.missing_releases(ATLAS))
+    labels = ["since", "latest", *(column.label for column in columns)]
+    assert cells[labels.index("since")] == "1.7" and cells[labels.index("latest")] == "Stable 1.8"
+    assert cells[labels.index("1.7")] == "Beta" and cells[labels.index("1.8")] == "Stable"
+    assert cells[labels.index("1.6")] == ""
 
 
 def test_component_filter_tells_core_from_domain_libraries(visit):

@@ -92,7 +92,8 @@ def test_only_a_feature_with_a_history_has_a_page_of_its_own(mini_atlas):
 
 def test_grid_rows_merge_neighbouring_releases_without_the_feature(mini_atlas):
     lifecycles = indexes.build_lifecycles(mini_atlas)
-    columns = ["1.8", "1.9", "2.0", "2.1", "2.5", "2.6", "2.10"]
+    versions = ["1.8", "1.9", "2.0", "2.1", "2.5", "2.6", "2.10"]
+    columns = [indexes.GridColumn((version,)) for version in versions]
     row = indexes.grid_row(lifecycles["gamma"], columns, not_covered=["2.5"])
     assert [(c.version, c.stage, c.span, c.not_covered) for c in row] == [
         ("1.8", None, 2, False),
@@ -103,3 +104,36 @@ def test_grid_rows_merge_neighbouring_releases_without_the_feature(mini_atlas):
         ("2.10", "Deprecated", 1, False),
     ]
     assert sum(cell.span for cell in row) == len(columns)
+
+
+def test_grid_columns_fold_releases_where_no_row_has_a_stage_into_one_gap(mini_atlas):
+    lifecycles = indexes.build_lifecycles(mini_atlas)
+    versions = ["2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11"]
+    columns = indexes.grid_columns([lifecycles["gamma"], lifecycles["beta-thing"]], versions, not_covered=["2.5"])
+    assert [(c.label, c.gap) for c in columns] == [
+        ("2.0", False),
+        ("2.1", False),
+        ("2.2–2.4", True),
+        ("2.5", False),  # not covered: its own "n/c" column, never folded into a gap
+        ("2.6–2.9", True),
+        ("2.10", False),
+        ("2.11", True),  # a gap of one release after the last stage: the grid still reaches the newest release
+    ]
+    row = indexes.grid_row(lifecycles["beta-thing"], columns, not_covered=["2.5"])
+    assert [(c.version, c.stage, c.gap, c.not_covered) for c in row] == [
+        ("2.0", "Beta", False, False),
+        ("2.1", "Stable", False, False),
+        ("2.2–2.4", None, True, False),  # a gap is a cell of its own, never merged with a release's blank cell
+        ("2.5", None, False, True),
+        ("2.6–2.9", None, True, False),
+        ("2.10", None, False, False),
+        ("2.11", None, True, False),
+    ]
+
+
+def test_a_release_overview_counts_entries_by_topic_then_those_about_none(mini_atlas):
+    overview = indexes.release_overview(mini_atlas, mini_atlas.release("2.10"))
+    assert [(o.topic, o.stages, o.kinds) for o in overview] == [
+        ("cuda", {"Stable": 1}, {}),
+        (None, {"Prototype": 1}, {"breaking": 1, "deprecation": 1}),
+    ]
