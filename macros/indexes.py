@@ -389,12 +389,32 @@ def companion_lookup(atlas: Atlas) -> dict[str, dict[str, list[str]]]:
     return table
 
 
-def platform_lookup(atlas: Atlas, platform: str) -> dict[str, list[str]]:
-    """From each Python, CUDA or ROCm version to the releases with binaries for it, counting patch releases (sorted numerically)."""
-    table: dict[str, list[str]] = defaultdict(list)
+@dataclass(frozen=True, slots=True)
+class Support:
+    """One release with binaries for a platform version, and whether its sources call those binaries experimental."""
+
+    release: str
+    experimental: bool = False
+
+
+def _platform_key(version: str) -> tuple[Version, bool]:
+    """Numeric order, a free-threaded Python ("3.13t") right after its regular build."""
+    return Version(version.removesuffix("t")), version.endswith("t")
+
+
+def platform_lookup(atlas: Atlas, platform: str) -> dict[str, list[Support]]:
+    """From each Python, CUDA or ROCm version to the releases with binaries for it, counting patch releases and
+    experimental builds (marked); a free-threaded Python is its own version, "3.13t" (sorted numerically)."""
+    table: dict[str, dict[str, Support]] = defaultdict(dict)
     for release in atlas.releases:
         fact = getattr(release, platform)
-        versions = [*(fact.versions if fact else ()), *(v for patch in release.patches for v in getattr(patch, platform) or ())]
-        for version in dict.fromkeys(versions):
-            table[version].append(release.version)
-    return {version: table[version] for version in sorted(table, key=Version)}
+        patched = [v for patch in release.patches for v in getattr(patch, platform) or ()]
+        found = [*(fact.versions if fact else ()), *patched, *(f"{v}t" for v in (fact.free_threaded if fact else ()))]
+        for version in found:
+            table[version].setdefault(release.version, Support(release.version))
+        for version in fact.experimental if fact else ():
+            table[version].setdefault(release.version, Support(release.version, experimental=True))
+    return {
+        version: sorted(table[version].values(), key=lambda support: Version(support.release))
+        for version in sorted(table, key=_platform_key)
+    }

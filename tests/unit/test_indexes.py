@@ -76,11 +76,25 @@ def test_topic_entries_group_by_release_newest_first(mini_atlas):
     ]
 
 
+def _releases(lookup: dict[str, list[indexes.Support]]) -> dict[str, list[str]]:
+    return {version: [s.release + (" (experimental)" if s.experimental else "") for s in found] for version, found in lookup.items()}
+
+
 def test_platform_reverse_lookup(mini_atlas):
-    assert indexes.platform_lookup(mini_atlas, "cuda") == {"11.8": ["2.0", "2.1"], "12.1": ["2.1"]}
+    assert _releases(indexes.platform_lookup(mini_atlas, "cuda")) == {"11.8": ["2.0", "2.1"], "12.1": ["2.1"]}
     python = {"3.9": ["2.0"], "3.10": ["2.0", "2.1"], "3.11": ["2.1", "2.10"], "3.12": ["2.1"]}  # 3.12 came with patch 2.1.1
-    assert indexes.platform_lookup(mini_atlas, "python") == python
-    assert indexes.platform_lookup(mini_atlas, "rocm") == {"6.0": ["2.1"]}
+    assert _releases(indexes.platform_lookup(mini_atlas, "python")) == python
+    assert _releases(indexes.platform_lookup(mini_atlas, "rocm")) == {"6.0": ["2.1"]}
+
+
+def test_platform_lookups_count_experimental_builds_and_free_threaded_pythons(real_atlas):
+    cuda = _releases(indexes.platform_lookup(real_atlas, "cuda"))
+    assert "2.7 (experimental)" in cuda["12.8"] and "2.8" in cuda["12.8"]  # 2.7's own title names CUDA 12.8
+    python = _releases(indexes.platform_lookup(real_atlas, "python"))
+    assert {"2.2 (experimental)", "2.3 (experimental)", "2.4"} <= set(python["3.12"])
+    assert python["3.13t"][0] == "2.6" and "2.12" in python["3.13t"]  # free-threaded wheels, in their own row
+    versions = list(python)
+    assert versions.index("3.13") + 1 == versions.index("3.13t")  # right after the regular build
 
 
 def test_only_a_feature_with_a_history_has_a_page_of_its_own(mini_atlas):
