@@ -252,6 +252,10 @@
     });
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     form.hidden = false;
+    if (!form.elements.topic.value && !form.elements.kind.value) {  // nothing to hide: leave the page as it loaded
+      form.elements.count.value = entries.length + " entries";
+      return;
+    }
     apply();
     const target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
     if (target && target.closest(".atlas-off")) {
@@ -277,12 +281,17 @@
 
   // Material sets up each code block (copy button, focus for keyboard scrolling) as it comes into view
   // (content.lazy); until then every block is focusable, so a keyboard can reach and scroll any of them.
-  function makeCodeFocusable() {
+  // A wide table scrolls inside the theme's box around it (on a phone, where its first column stays put): a keyboard
+  // reaches and scrolls the boxes that do scroll.
+  function makeScrollersFocusable() {
     document.querySelectorAll(".md-typeset pre > code:not([tabindex])").forEach(function (code) { code.tabIndex = 0; });
+    document.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth) { box.tabIndex = 0; }
+    });
   }
 
   function setup() {
-    makeCodeFocusable();
+    makeScrollersFocusable();
     setupGridSorting();
     setupMatrix();
     setupReleaseFilters();

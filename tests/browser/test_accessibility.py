@@ -65,6 +65,18 @@ def test_no_serious_axe_violation_on_any_page(new_visit, scheme):
     assert not found, "\n".join(found)
 
 
+@pytest.mark.parametrize(
+    "path", ["releases/1.10/", f"releases/{ATLAS.releases[-1].version}/", "matrix/?sort=latest", "will-it-run/", "platforms/"]
+)
+def test_no_serious_axe_violation_on_a_phone(new_visit, path):
+    """On a 375 px screen tables scroll inside their boxes, which a keyboard must reach, and grids sort with buttons."""
+    tab = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    tab.open(path)
+    tab.page.wait_for_timeout(300)  # the theme sets up the page after load
+    found = _serious_violations(tab.page)
+    assert not found, "\n".join(found)
+
+
 def test_palette_toggle_switches_scheme(visit):
     visit.open("releases/1.10/")
     scheme = "() => document.body.getAttribute('data-md-color-scheme')"
