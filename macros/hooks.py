@@ -61,12 +61,29 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    """`mkdocs serve --dirty` (`make serve`) previews incrementally; every other command builds in full."""
+    """`mkdocs serve` previews incrementally, with `--dirty` (`make serve`) or without; `mkdocs serve --clean` and every
+    other command build in full."""
     global _command
     _command = command
+    if command == "serve" and not dirty:
+        _rebuild_dirty()
+        dirty = True
     preview.start(command=command, dirty=dirty)
     if preview.active:  # MkDocs warns that dirty builds may be inaccurate; the preview's are exact (macros/preview.py)
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith("A 'dirty' build"))
+
+
+def _rebuild_dirty() -> None:
+    """Plain `mkdocs serve` rebuilds as `mkdocs serve --dirty` does: its builder calls MkDocs' build with `dirty=True`,
+    and the preview decides what each rebuild renders again (what it serves is what a full build writes: tested)."""
+    from mkdocs.commands import serve
+
+    full_build = serve.build
+
+    def build(config: MkDocsConfig, *, serve_url: str | None = None, dirty: bool = False) -> None:
+        full_build(config, serve_url=serve_url, dirty=True)
+
+    serve.build = build
 
 
 @event_priority(100)

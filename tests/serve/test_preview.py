@@ -141,7 +141,7 @@ def preview(tmp_path):
 
 @pytest.fixture
 def plain_serve(tmp_path):
-    """The project under plain `mkdocs serve`, which rebuilds everything on each edit."""
+    """The project under plain `mkdocs serve`, the habit of every MkDocs user: it previews incrementally too."""
     yield from _serve(tmp_path)
 
 
@@ -214,9 +214,11 @@ def test_a_bad_edit_keeps_the_last_good_site_served(preview, tmp_path):
     assert not _differences(preview.site_dir(), before), "the last good site must stay served after a bad edit"
 
 
-def test_plain_serve_follows_edits_and_recovers_from_a_bad_one(plain_serve, tmp_path):
+def test_plain_serve_previews_incrementally_too_and_recovers_from_a_bad_one(plain_serve, tmp_path):
+    total = plain_serve.last_rendered()[1]
     plain_serve.edit("data/releases/2.10.yaml", "summary: Alpha is stable.", "summary: Alpha, edited under plain serve.")
     assert_same_as_full_build(plain_serve, tmp_path, "a release edit")
+    assert plain_serve.last_rendered()[0] < total, "plain `mkdocs serve` rendered every page again for a one-feature edit"
     plain_serve.edit("data/releases/2.10.yaml", "stability: Prototype", "stability: Prototyp")
     assert "stability: expected one of" in plain_serve.log.read_text(encoding="utf-8")
     plain_serve.edit("data/releases/2.10.yaml", "stability: Prototyp", "stability: Prototype")
