@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import fields, is_dataclass
 from functools import cache
 
+from packaging.version import Version
+
 from . import urls
 from .indexes import FeatureHistory, Lifecycle
 from .markup import text_only
@@ -79,8 +81,9 @@ def schema_files() -> dict[str, str]:
     return {urls.schema_file(path.name): path.read_text(encoding="utf-8") for path in sorted(SCHEMA_DIR.glob("*.schema.json"))}
 
 
-def atom_feed(atlas: Atlas, *, site_url: str) -> str:
-    """An Atom 1.0 feed with one entry per release, newest first."""
+def atom_feed(atlas: Atlas, *, site_url: str, patches: dict[str, list[tuple[str, str]]] | None = None, checked: str = "") -> str:
+    """An Atom 1.0 feed with one entry per release and per patch release on PyPI (`patches`: X.Y -> [(X.Y.Z, day)]),
+    newest first; its subtitle says which release is the newest covered and when PyPI was last read (`checked`)."""
     ET.register_namespace("", ATOM_NS)
 
     def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str) -> ET.Element:
@@ -88,24 +91,35 @@ def atom_feed(atlas: Atlas, *, site_url: str) -> str:
         element.text = text
         return element
 
+    newest = atlas.newest_first
+    entries = [(release.date.isoformat(), release.version, release) for release in newest]
+    for feature_release, found in (patches or {}).items():
+        entries += [(day, version, feature_release) for version, day in found if not version.endswith(".0")]
+    entries.sort(key=lambda entry: (entry[0], Version(entry[1])), reverse=True)
+    currency = f" Newest release covered: PyTorch {newest[0].version}." if newest else ""
+    currency += f" Checked against PyPI on {checked}." if checked else ""
     feed = ET.Element(f"{{{ATOM_NS}}}feed")
     add(feed, "id", site_url)
     add(feed, "title", f"{SITE_NAME}: releases")
-    add(feed, "subtitle", "Each PyTorch release: what it shipped, at which stability, and what it broke.")
+    add(feed, "subtitle", "Each PyTorch release: what it shipped, at which stability, and what it broke." + currency)
     add(feed, "link", href=urls.absolute(site_url, urls.FEED), rel="self", type="application/atom+xml")
     add(feed, "link", href=site_url, rel="alternate", type="text/html")
-    newest = atlas.newest_first
-    add(feed, "updated", f"{newest[0].date.isoformat()}T00:00:00Z" if newest else "1970-01-01T00:00:00Z")
+    add(feed, "updated", f"{entries[0][0]}T00:00:00Z" if entries else "1970-01-01T00:00:00Z")
     add(add(feed, "author"), "name", SITE_NAME)
-    for release in newest:
+    for day, version, about in entries:
         entry = add(feed, "entry")
-        page_url = urls.absolute(site_url, urls.release_doc(release.version))
+        if isinstance(about, str):  # a patch release of feature release `about`
+            page_url = urls.absolute(site_url, urls.release_doc(about)) + "#patch-" + version.replace(".", "-")
+            title, summary = f"PyTorch {version} (patch release)", f"PyTorch {version}, a patch release of {about}, reached PyPI on {day}."
+        else:
+            page_url = urls.absolute(site_url, urls.release_doc(version))
+            title, summary = f"PyTorch {version}" + (f": {about.title}" if about.title else ""), about.summary.strip()
         add(entry, "id", page_url)
-        add(entry, "title", f"PyTorch {release.version}" + (f": {release.title}" if release.title else ""))
+        add(entry, "title", title)
         add(entry, "link", href=page_url, rel="alternate", type="text/html")
-        add(entry, "updated", f"{release.date.isoformat()}T00:00:00Z")
-        add(entry, "published", f"{release.date.isoformat()}T00:00:00Z")
-        add(entry, "summary", release.summary.strip(), type="text")
+        add(entry, "updated", f"{day}T00:00:00Z")
+        add(entry, "published", f"{day}T00:00:00Z")
+        add(entry, "summary", summary, type="text")
     ET.indent(feed)
     return ET.tostring(feed, encoding="unicode", xml_declaration=True) + "\n"
 

@@ -15,7 +15,7 @@ from . import exports, indexes, urls
 from .api.catalog import ApiCatalog, empty_catalog
 from .api.reference import HtmlSlots, Reference, cited_apis, entry_texts, mentions_json, published_index, reference_pages
 from .builds.catalog import Builds
-from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices
+from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
 from .yamlfile import DataError, DataErrors
@@ -221,7 +221,12 @@ def generate_site(
         urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
         urls.FEATURE_NAMES: exports.feature_names_json(histories, atlas.labels, site_url=site_url),
         urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
-        urls.FEED: exports.atom_feed(atlas, site_url=site_url),
+        urls.FEED: exports.atom_feed(
+            atlas,
+            site_url=site_url,
+            patches={version: [(patch.version, patch.date) for patch in found] for version, found in patches.items()},
+            checked=builds.read["date"] if builds else "",
+        ),
         **exports.schema_files(),
     }
     patch_anchors = {version: [patch.anchor for patch in found] for version, found in patches.items()}
@@ -233,7 +238,13 @@ def generate_site(
         "label_schemes": render("_label_schemes.md.j2"),
         "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
         "api_lookup": render("_api_lookup.md.j2", up=""),
-        "newest_release": render("_newest_release.md.j2", release=atlas.newest_first[0]),
+        "newest_release": render(
+            "_newest_release.md.j2",
+            release=atlas.newest_first[0],
+            patches=patches[atlas.newest_first[0].version],
+            checked=builds.read["date"] if builds else "",
+            uncovered=uncovered_on_pypi(builds, atlas.newest_first[0]) if builds else [],
+        ),
     }
     return GeneratedSite(
         atlas=atlas,

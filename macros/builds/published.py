@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from packaging.version import Version
+
 from .. import urls
 from ..model import Atlas, Release
 from .catalog import Builds
@@ -56,6 +58,12 @@ class PatchRelease:
     @property
     def ptx_for(self) -> str:
         return ", ".join(f"sm_{arch}" for arch in self.linux["ptx"]) or "–"
+
+
+def uncovered_on_pypi(builds: Builds, newest_covered: Release) -> list[str]:
+    """The feature releases (X.Y.0) on PyPI newer than the newest release the atlas covers, oldest first."""
+    newest = Version(f"{newest_covered.version}.999")
+    return [version for version in builds.pypi.get("torch", {}) if version.endswith(".0") and Version(version) > newest]
 
 
 def patch_releases(builds: Builds, release: Release) -> list[PatchRelease]:

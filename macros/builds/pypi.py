@@ -93,11 +93,10 @@ def document(listings: dict[str, dict], read_on: str) -> dict:
 
 
 def write(document_: dict, path: Path = PYPI_FILE) -> bool:
-    """Write the file if its releases changed (a new date alone leaves it untouched); whether it was written."""
-    if path.exists():
-        stored = json.loads(path.read_text(encoding="utf-8"))
-        if stored.get("projects") == document_["projects"]:
-            return False
+    """Write the file if its releases or the day of the reading changed (the site says when PyPI was last checked);
+    whether it was written."""
+    if path.exists() and json.loads(path.read_text(encoding="utf-8")) == document_:
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(dumps(document_), encoding="utf-8")
     return True

@@ -175,7 +175,17 @@ def test_json_export_matches_the_data(built_site):
 def test_atom_feed_is_valid_and_advertised(built_site):
     feed = feedparser.parse((built_site.files / "feed.xml").read_bytes())
     assert not feed.bozo and feed.version == "atom10"
-    assert [e.title.split(":")[0] for e in feed.entries] == [f"PyTorch {r.version}" for r in ATLAS.newest_first]
+    releases = [e.title.split(":")[0] for e in feed.entries if not e.title.endswith("(patch release)")]
+    assert releases == [f"PyTorch {r.version}" for r in ATLAS.newest_first]
+    patches = [e for e in feed.entries if e.title.endswith("(patch release)")]
+    assert "PyTorch 2.14.1 (patch release)" in [e.title for e in patches]  # patch releases appear as they reach PyPI
+    assert all(re.search(r"/releases/\d+\.\d+/#patch-\d+-\d+-[1-9]\d*$", e.link) for e in patches)
+    dates = [e.updated for e in feed.entries]
+    assert dates == sorted(dates, reverse=True)
+    checked = json.loads((REAL_DATA / "builds" / "pypi.json").read_text(encoding="utf-8"))["read"]["date"]
+    assert f"Newest release covered: PyTorch {ATLAS.newest_first[0].version}. Checked against PyPI on {checked}." in feed.feed.subtitle
+    home = built_site.page("").read_text(encoding="utf-8")
+    assert f"The atlas was last checked against PyPI's files on {checked}" in home
     for page in _html_pages(built_site):
         if page.name == "404.html":
             continue

@@ -316,7 +316,10 @@ def test_every_page_keeps_its_sources_section(injected_site):
 def test_xml_outputs_are_well_formed_and_keep_the_text(injected_site):
     site, _, _ = injected_site
     feed = ET.parse(site / "feed.xml")
-    assert len(feed.getroot().findall("{http://www.w3.org/2005/Atom}entry")) == len(VECTORS) + 3
+    titles = [
+        entry.findtext("{http://www.w3.org/2005/Atom}title") for entry in feed.getroot().findall("{http://www.w3.org/2005/Atom}entry")
+    ]
+    assert len([title for title in titles if not title.endswith("(patch release)")]) == len(VECTORS) + 3
     ET.parse(site / "sitemap.xml")
     badges = sorted((site / "features").rglob("badge.svg"))
     assert len(badges) >= len(VECTORS)

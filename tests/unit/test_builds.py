@@ -66,8 +66,9 @@ def test_the_pypi_file_has_one_release_per_line_and_is_rewritten_only_when_a_rel
     assert sum(1 for line in text.splitlines() if line.startswith('   "2.5')) == 2
     path = tmp_path / "pypi.json"
     assert write(document, path) is True
-    assert write({**document, "read": {**document["read"], "date": "2026-12-01"}}, path) is False
-    assert json.loads(path.read_text())["read"]["date"] == "2026-11-01"
+    assert write(document, path) is False  # the same reading leaves the file untouched
+    assert write({**document, "read": {**document["read"], "date": "2026-12-01"}}, path) is True  # a new check is news
+    assert json.loads(path.read_text())["read"]["date"] == "2026-12-01"
 
 
 def test_the_wheel_measured_is_the_linux_one_pip_takes_on_python_311():
