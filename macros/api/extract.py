@@ -23,6 +23,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ..builds.pypi import PYPI_FILE
 from ..release_env import PYTHON_FOR, ReleaseEnvironment, log
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -34,8 +35,12 @@ MIN_FREE_BYTES = 20 * 2**30  # stop before a release's downloads could leave les
 
 
 def release_versions() -> list[str]:
-    """Every release the atlas has a file for, oldest first."""
-    names = [path.stem for path in (PROJECT_DIR / "data" / "releases").glob("*.yaml")]
+    """Every feature release the atlas has a file for or PyPI's stored listing has (a new release is measured before
+    its file is written), oldest first."""
+    names = {path.stem for path in (PROJECT_DIR / "data" / "releases").glob("*.yaml")}
+    if PYPI_FILE.exists():
+        torch = json.loads(PYPI_FILE.read_text(encoding="utf-8"))["projects"]["torch"]
+        names |= {".".join(version.split(".")[:2]) for version in torch}
     return sorted(names, key=lambda version: tuple(map(int, version.split("."))))
 
 
@@ -165,7 +170,10 @@ def main(argv: list[str]) -> int:
     versions = [arg for arg in argv if arg != "--again"] or known[::-1]
     unknown = [version for version in versions if version not in known or version not in PYTHON_FOR]
     if unknown:
-        raise SystemExit(f"no release file or no Python chosen for {', '.join(unknown)}")
+        raise SystemExit(
+            f"{', '.join(unknown)}: not on PyPI's stored listing (make pypi) nor in data/releases/, or no Python chosen for it"
+            " (PYTHON_FOR and NUMPY_FOR in macros/release_env.py)"
+        )
     todo = [version for version in versions if again or not surface_path(version).exists()]
     if len(todo) < len(versions):
         log(f"already measured (AGAIN=1 measures them again): {', '.join(v for v in versions if v not in todo)}")

@@ -46,8 +46,8 @@ def _verdict(visit, release: str) -> str:
         ),
         (
             ("12.0", "linux-x86_64", "3.12", "580.95.05"),
-            "Newest release that runs: PyTorch 2.14 (2.14.1). Oldest release that runs: PyTorch 2.8 (2.8.0).",
-            {"2.14.1": "has GPU code for compute capability 12.0"},
+            "Newest release that runs: PyTorch 2.15 (2.15.0). Oldest release that runs: PyTorch 2.8 (2.8.0).",
+            {"2.15.0": "has GPU code for compute capability 12.0", "2.14.1": "has GPU code for compute capability 12.0"},
         ),
         (  # an old driver: CUDA 10.2 builds run, CUDA 11.x ones under minor version compatibility, 12.x ones not
             ("sm_61", "linux-x86_64", "3.9", "470.256.02"),
@@ -56,7 +56,7 @@ def _verdict(visit, release: str) -> str:
         ),
         (
             ("", "macos-arm64", "3.12", ""),
-            "Newest release that runs: PyTorch 2.14 (2.14.1). Oldest release that runs: PyTorch 2.2 (2.2.2).",
+            "Newest release that runs: PyTorch 2.15 (2.15.0). Oldest release that runs: PyTorch 2.2 (2.2.2).",
             {"2.1": "no wheel for Python 3.12 on macOS (Apple silicon)"},
         ),
     ],

@@ -34,7 +34,7 @@ def test_the_will_it_run_page_has_the_form_and_the_measured_table(built_site):
     assert "<td>10.2</td>\n<td>440.33</td>\n<td>441.22</td>\n<td>none (before CUDA 11)</td>" in drivers
     document = json.loads((built_site.files / "api" / "compatibility.json").read_text(encoding="utf-8"))
     newest = document["releases"][0]
-    assert newest["release"] == "2.14" and newest["versions"][0]["version"] == "2.14.1" and newest["page"] == "releases/2.14/"
+    assert newest["release"] == "2.15" and newest["versions"][0]["version"] == "2.15.0" and newest["page"] == "releases/2.15/"
 
 
 def test_a_release_page_gives_the_official_install_commands_exactly(built_site):

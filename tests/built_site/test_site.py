@@ -305,7 +305,7 @@ def test_about_page_explains_every_labeling_scheme(built_site):
 
 
 def test_every_badge_says_what_its_label_means(built_site):
-    for release in ATLAS.releases:
+    for release in (release for release in ATLAS.releases if release.features):
         badges = parse(built_site.page(f"releases/{release.version}/")).with_class("atlas-stage")
         assert badges and all(badge.attrs.get("title") for badge in badges), release.version
 

@@ -27,7 +27,8 @@ def test_real_data_defines_the_four_core_topics(real_atlas):
 
 def test_every_real_feature_is_labelled_and_sourced(real_atlas):
     for release in real_atlas.releases:
-        assert release.features, release.version
+        # a release without features is one whose announcement could not be read: its record says so
+        assert release.features or (not release.coverage.changes_complete and "announcement" in release.coverage.note), release.version
         for feature in release.features:
             assert feature.stability in real_atlas.labels.order
             assert feature.sources and all(url.startswith("https://") for url in feature.sources)
