@@ -30,6 +30,7 @@ SECTION_IDS = frozenset(
 # A site path of at most 8 segments, each a short name that neither is nor starts with a dot (no `..`, no hidden file).
 _SITE_PATH = re.compile(r"/(?:[a-z0-9_-][a-z0-9._-]{0,63}/){0,8}")
 _REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
+DRAFT_TODO = "TODO(new-release)"  # what `make new-release` leaves in a draft for a person; the build refuses it
 _TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning", "name", "description", "cause", "remedy", "text")
 T = TypeVar("T")
 # Each data file's last parse, by display name and schema: (digest of its bytes, document or None, its mistakes).
@@ -307,6 +308,7 @@ def _convert_release(
     report = _FileReport(name, document, errors)
     if stem != version:
         report.error(("version",), f'the file name says {stem} but the version is "{version}"; name the file {version}.yaml')
+    _check_todos(report)
     _check_date(report)
     _check_ids(report, _reserved_ids(labels))
     _check_sources(report)
@@ -314,6 +316,22 @@ def _convert_release(
     _check_labels(report, labels)
     _check_text(report)
     return None if len(errors) > before else structure(Release, document.data)
+
+
+def _check_todos(report: _FileReport) -> None:
+    """A draft written by `make new-release` is published only once a person has replaced each of its to-dos."""
+    for path, text in _strings(report.document.data, ()):
+        if DRAFT_TODO in text:
+            report.error(path, f"a to-do of the draft that `make new-release` wrote: {text.partition(': ')[2] or text}")
+
+
+def _strings(value: object, path: FieldPath) -> list[tuple[FieldPath, str]]:
+    """Every string anywhere in a document, with its path."""
+    if isinstance(value, dict):
+        return [item for key, child in value.items() for item in _strings(child, (*path, key))]
+    if isinstance(value, list):
+        return [item for index, child in enumerate(value) for item in _strings(child, (*path, index))]
+    return [(path, value)] if isinstance(value, str) else []
 
 
 def _check_date(report: _FileReport) -> None:

@@ -13,7 +13,7 @@ ORDER = (
     "api.truth", "indexes", "joins", "exports", "builds.published", "generate", "registry", "build", "page_macros",
     "highlighting", "searching", "forking", "preview", "watching", "hooks", "check", "example_worker", "release_env",
     "examples", "api.worker", "api.extract", "api.index", "api.__init__", "builds.fatbin", "builds.wheels",
-    "builds.__init__", "__init__",
+    "builds.__init__", "releaseday.watch", "releaseday.draft", "releaseday.__init__", "__init__",
 )  # fmt: skip
 MACROS = PROJECT_DIR / "macros"
 
