@@ -285,9 +285,15 @@
   // reaches and scrolls the boxes that do scroll.
   function makeScrollersFocusable() {
     document.querySelectorAll(".md-typeset pre > code:not([tabindex])").forEach(function (code) { code.tabIndex = 0; });
-    document.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach(function (box) {
-      if (box.scrollWidth > box.clientWidth) { box.tabIndex = 0; }
+    // Measured in an observer's first report, after the browser's own layout: reading widths at load would force one.
+    const observer = new IntersectionObserver(function (entries) {
+      entries.forEach(function (entry) {
+        const box = entry.target;
+        if (box.scrollWidth > box.clientWidth) { box.tabIndex = 0; }
+        observer.unobserve(box);
+      });
     });
+    document.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach(function (box) { observer.observe(box); });
   }
 
   function setup() {

@@ -98,3 +98,13 @@ def test_a_release_overview_counts_what_the_page_holds_by_topic(built_site):
     shown = sum(int(count) for count in re.findall(r"(\d+) ", rows["CUDA"][0] + " "))
     assert shown == features > 0
     assert f"{len(release.features)} features and {len(release.changes)} changes" in page_html
+
+
+def test_a_release_recorded_without_entries_states_it_and_offers_no_empty_filter(built_site):
+    empty = [release for release in ATLAS.releases if not release.entries]
+    assert empty, "every release has entries: this test has nothing to check"
+    for release in empty:
+        page_html = built_site.page(f"releases/{release.version}/").read_text(encoding="utf-8")
+        assert 'id="overview"' not in page_html and 'id="release-filters"' not in page_html
+        assert "<td>none recorded</td>" in page_html
+        assert release.coverage.note and not release.coverage.changes_complete
