@@ -68,8 +68,8 @@
     apply();
   }
 
-  // A stage grid's rows sort by feature name, first release or latest stage: its headings become buttons, a second
-  // click reverses the order, and the address keeps it (?sort=since, ?sort=-latest).
+  // A stage grid's rows sort by feature name, first release or latest stage with the buttons of its headings, a second
+  // click reversing the order, and the address keeps it (?sort=since, ?sort=-latest).
   function versionNumber(version) {
     const parts = version.split(".");
     return Number(parts[0]) * 1000 + Number(parts[1]);
@@ -106,18 +106,17 @@
     });
   }
 
+  // The buttons come with the page: changing the head of a large grid at load would restyle the whole grid.
   function setupGridSorting() {
     const initial = readParams(["sort"]).sort;
     document.querySelectorAll("table.atlas-grid").forEach(function (table) {
-      table.tHead.querySelectorAll("th[data-sort]").forEach(function (heading) {
-        const button = window.atlas.element("button", heading.textContent, { type: "button", title: "Sort by " + heading.textContent.toLowerCase() });
-        heading.replaceChildren(button);
-        button.addEventListener("click", function () {
-          const name = heading.dataset.sort;
-          const sort = heading.getAttribute("aria-sort") === "ascending" ? "-" + name : name;
-          sortGrid(table, sort);
-          writeParams({ sort: sort });
-        });
+      table.tHead.addEventListener("click", function (event) {
+        const heading = event.target.closest("th[data-sort]");
+        if (!heading) { return; }
+        const name = heading.dataset.sort;
+        const sort = heading.getAttribute("aria-sort") === "ascending" ? "-" + name : name;
+        sortGrid(table, sort);
+        writeParams({ sort: sort });
       });
       if (initial) { sortGrid(table, initial); }
     });
