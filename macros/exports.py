@@ -109,7 +109,7 @@ def atom_feed(atlas: Atlas, *, site_url: str, patches: dict[str, list[tuple[str,
     for day, version, about in entries:
         entry = add(feed, "entry")
         if isinstance(about, str):  # a patch release of feature release `about`
-            page_url = urls.absolute(site_url, urls.release_doc(about)) + "#patch-" + version.replace(".", "-")
+            page_url = urls.absolute(site_url, urls.release_doc(about)) + "#" + urls.patch_anchor(version)
             title, summary = f"PyTorch {version} (patch release)", f"PyTorch {version}, a patch release of {about}, reached PyPI on {day}."
         else:
             page_url = urls.absolute(site_url, urls.release_doc(version))

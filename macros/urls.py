@@ -98,6 +98,11 @@ def anchor(prefix: str, version: str) -> str:
     return f"{prefix}-{version.replace(' / ', '-or-').replace('.', '-')}"
 
 
+def patch_anchor(version: str) -> str:
+    """The anchor of one release on PyPI on its release page, such as `patch-2-5-1`."""
+    return "patch-" + version.replace(".", "-")
+
+
 def with_anchor(path: str, fragment: str = "") -> str:
     """A path with an optional `#fragment`."""
     return f"{path}#{fragment}" if fragment else path

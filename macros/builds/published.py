@@ -37,7 +37,7 @@ class PatchRelease:
 
     @property
     def anchor(self) -> str:
-        return "patch-" + self.version.replace(".", "-")
+        return urls.patch_anchor(self.version)
 
     @property
     def command_blocks(self) -> dict[str, str]:
@@ -62,8 +62,8 @@ class PatchRelease:
 
 def uncovered_on_pypi(builds: Builds, newest_covered: Release) -> list[str]:
     """The feature releases (X.Y.0) on PyPI newer than the newest release the atlas covers, oldest first."""
-    newest = Version(f"{newest_covered.version}.999")
-    return [version for version in builds.pypi.get("torch", {}) if version.endswith(".0") and Version(version) > newest]
+    newest = newest_covered.number.release[:2]
+    return [version for version in builds.pypi.get("torch", {}) if version.endswith(".0") and Version(version).release[:2] > newest]
 
 
 def patch_releases(builds: Builds, release: Release) -> list[PatchRelease]:
