@@ -1,26 +1,32 @@
 """Run every code block on the release it documents: `python -m macros.examples [--again] [VERSION ...]` (`make examples`).
 
 For each torch release a block needs, one at a time: make a throw-away virtualenv with a Python that the
-release has wheels for, install `torch==X.Y.*` from PyPI, run or check each block in its own process
-(`example_worker.py`, with a timeout), then delete the environment. An example and a change's `after`
-run on their own release, a change's `before` on the release before it. The outcome of every block is
-written to data/examples/<version>.yaml, keyed by the block's content hash, and shown on the site. Blocks whose
-current result passed are not run again unless `--again` is given.
+release has wheels for, install `torch==X.Y.*` from PyPI (and the packages its blocks name), run or check each
+block in its own process (`example_worker.py`, with a timeout; a distributed block in several local processes, as
+torchrun would start them), then delete the environment. A block that cannot run here is compiled, its torch names
+resolved in the installed torch and its keyword arguments held to the release's measured signatures
+(data/api/surfaces/). An example and a change's `after` run on their own release, a change's `before` on the release
+before it. The outcome of every block is written to data/examples/<version>.yaml, keyed by the block's content hash,
+and shown on the site. Blocks whose current result passed are not run again unless `--again` is given.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import platform
+import socket
 import subprocess
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 import yaml
 
+from .api.extract import read_surface, surface_path
 from .exports import as_data
 from .loading import load_atlas
 from .model import Atlas, BlockResult, CodeBlock, Release
@@ -34,7 +40,7 @@ REQUIREMENT_WORDS = {  # what a block needs, as "needs ..." reads on the page
     "cuda": "CUDA",
     "mps": "an Apple GPU",
     "xpu": "an Intel GPU",
-    "distributed": "several processes",
+    "distributed": "several machines or processes",
     "context": "objects defined outside the block",
     "network": "the network",
     "packages": "other software",
@@ -44,17 +50,29 @@ REQUIREMENT_WORDS = {  # what a block needs, as "needs ..." reads on the page
 OLD_PILLOW = {"1.0", "1.1", "1.2", "1.3"}  # torchvision before 0.5 imports PILLOW_VERSION, which Pillow 7 removed
 
 
-class Environment(ReleaseEnvironment):
-    """A throw-away virtualenv with one torch release (`torch==X.Y.*`) and the companions its blocks import; deleted on exit."""
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What the worker found for one block (in one process)."""
 
-    def __init__(self, version: str, companions: dict[str, str]) -> None:
+    outcome: str
+    detail: str
+    checks: int = 0
+    calls: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+class Environment(ReleaseEnvironment):
+    """A throw-away virtualenv with one torch release (`torch==X.Y.*`), the companions its blocks import and the
+    packages they name; deleted on exit."""
+
+    def __init__(self, version: str, companions: dict[str, str], packages: list[str]) -> None:
         super().__init__(version)
         self.companions = companions
+        self.packages = packages
 
     def _install(self) -> None:
-        """Create the virtualenv and install torch (and companions) into it."""
+        """Create the virtualenv and install torch (and companions and packages) into it."""
         self.create()
-        packages = [f"torch=={self.version}.*", NUMPY_FOR[self.version]]
+        packages = [f"torch=={self.version}.*", NUMPY_FOR[self.version], *self.packages]
         paired = [f"{library}=={version.split(' / ')[0]}" for library, version in self.companions.items()]
         if "torchvision" in self.companions and self.version in OLD_PILLOW:
             packages.append("pillow<7")
@@ -68,22 +86,102 @@ class Environment(ReleaseEnvironment):
             log("companions: " + ", ".join(line for line in freeze if line.split("==")[0] in self.companions))
         self.probe()
 
-    def check(self, block: CodeBlock, run_on: str) -> tuple[str, str]:
-        """Run (or, for a block that needs what this machine lacks, name-check) one block; return outcome and detail."""
-        mode = "names" if block.requires else "run"
-        command = [str(self.python), str(WORKER), mode, run_on, block.raises or ""]
-        try:
-            done = subprocess.run(command, input=block.code, capture_output=True, text=True, timeout=BLOCK_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            return "failed", f"still running after {BLOCK_TIMEOUT_SECONDS} s"
-        lines = done.stdout.strip().splitlines()
-        if not lines:
-            return "failed", f"the process ended with status {done.returncode}: {done.stderr.strip()[-300:]}"
-        report = json.loads(lines[-1])
-        if report["outcome"] == "names-checked":
+    def check(self, block: CodeBlock, run_on: str) -> tuple[str, str, int]:
+        """Run (or, for a block that needs what this machine lacks, check statically) one block; return its outcome, a
+        detail and the number of claims checked."""
+        if block.requires:
+            report = self.work(block, run_on, "names")
+            if report.outcome != "names-checked":
+                return report.outcome, report.detail, 0
             needs = " and ".join(REQUIREMENT_WORDS[word] for word in block.requires)
-            return "names-checked", f"needs {needs}; {report['detail']}"
-        return report["outcome"], report["detail"]
+            problem, found = keyword_problems(report.calls, run_on)
+            if problem:
+                return "failed", problem, 0
+            return "names-checked", f"needs {needs}; compiles with Python {PYTHON_FOR[run_on]}, {report.detail}{found}", 0
+        reports = self.run_together(block, run_on) if block.processes > 1 else [self.work(block, run_on, "run")]
+        for rank, report in enumerate(reports):
+            if report.outcome == "failed":
+                return "failed", (f"process {rank}: " if len(reports) > 1 else "") + report.detail, 0
+        report = reports[0]
+        if report.outcome == "ran" and not report.checks and block.unchecked:
+            return "ran", f"nothing to check: {block.unchecked}", 0
+        return report.outcome, report.detail, report.checks
+
+    def request(self, block: CodeBlock, run_on: str, mode: str) -> str:
+        """The worker's input: the block, its setup and what it claims."""
+        setup = block.setup.code if block.setup else ""
+        claims = {"raises": block.raises or "", "warns": block.warns or ""}
+        return json.dumps({"mode": mode, "version": run_on, "code": block.code, "setup": setup, **claims})
+
+    def work(self, block: CodeBlock, run_on: str, mode: str) -> Report:
+        """Run the worker on one block in one process."""
+        command = [str(self.python), str(WORKER)]
+        try:
+            request = self.request(block, run_on, mode)
+            done = subprocess.run(command, input=request, capture_output=True, text=True, timeout=BLOCK_TIMEOUT_SECONDS)
+        except subprocess.TimeoutExpired:
+            return Report("failed", f"still running after {BLOCK_TIMEOUT_SECONDS} s")
+        return parse_report(done.stdout, done.returncode, done.stderr)
+
+    def run_together(self, block: CodeBlock, run_on: str) -> list[Report]:
+        """Run a block in `block.processes` local processes at once, with the environment torchrun gives each (rank,
+        world size, a free port on the loopback interface), so that the Gloo backend connects them."""
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        size = block.processes
+        shared = {"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "WORLD_SIZE": str(size), "LOCAL_WORLD_SIZE": str(size)}
+        shared |= {"GLOO_SOCKET_IFNAME": "lo", "TP_SOCKET_IFNAME": "lo"}
+        request = self.folder / "request.json"
+        request.write_text(self.request(block, run_on, "run"), encoding="utf-8")
+        started = []
+        for rank in range(size):
+            environment = os.environ | shared | {"RANK": str(rank), "LOCAL_RANK": str(rank)}
+            with request.open("rb") as stdin:
+                pipes = {"stdin": stdin, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+                started.append(subprocess.Popen([str(self.python), str(WORKER)], text=True, env=environment, **pipes))
+        deadline, reports = time.monotonic() + BLOCK_TIMEOUT_SECONDS, []
+        for process in started:
+            try:
+                stdout, stderr = process.communicate(timeout=max(1.0, deadline - time.monotonic()))
+                reports.append(parse_report(stdout, process.returncode, stderr))
+            except subprocess.TimeoutExpired:
+                reports.append(Report("failed", f"still running after {BLOCK_TIMEOUT_SECONDS} s"))
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        return reports
+
+
+def parse_report(stdout: str, status: int, stderr: str) -> Report:
+    """The worker's report: the last line it printed."""
+    lines = stdout.strip().splitlines()
+    if not lines:
+        return Report("failed", f"the process ended with status {status}: {stderr.strip()[-300:]}")
+    found = json.loads(lines[-1])
+    calls = tuple((name, tuple(keywords)) for name, keywords in found["calls"])
+    return Report(found["outcome"], found["detail"], found["checks"], calls)
+
+
+def keyword_problems(calls: tuple[tuple[str, tuple[str, ...]], ...], version: str) -> tuple[str | None, str]:
+    """Hold each call's keyword arguments to the signatures measured for the release (`make api`); return the first
+    keyword the callee lacks (or None) and what was checked, as the end of a detail."""
+    path = surface_path(version)
+    if not path.exists():
+        return None, ""
+    names = read_surface(path)["names"]
+    checked = 0
+    for name, keywords in calls:
+        params = (names.get(name) or {}).get("params")
+        if not params or any(kind == "var_keyword" for _, kind, _ in params):
+            continue  # a callee whose parameters were not measured, or that takes any keyword
+        accepted = {parameter for parameter, kind, _ in params if kind != "positional_only"}
+        for keyword in keywords:
+            if keyword not in accepted:
+                return f"{name} takes no keyword argument '{keyword}' in torch {version}", ""
+            checked += 1
+    return None, f", {checked} keyword argument{'' if checked == 1 else 's'} found in its signatures" if checked else ""
 
 
 def blocks_by_environment(atlas: Atlas, wanted: set[str], again: bool) -> dict[str, list[tuple[str, CodeBlock]]]:
@@ -102,6 +200,11 @@ def blocks_by_environment(atlas: Atlas, wanted: set[str], again: bool) -> dict[s
     return plan
 
 
+def packages_needed(blocks: list[tuple[str, CodeBlock]]) -> list[str]:
+    """The PyPI packages that the blocks name, in a stable order."""
+    return sorted({package for _, block in blocks for package in block.packages})
+
+
 def companions_needed(atlas: Atlas, version: str, blocks: list[tuple[str, CodeBlock]]) -> dict[str, str]:
     """The companion libraries that the blocks import, at the versions paired with this release."""
     paired = {c.library: c.version for c in atlas.release(version).companions}
@@ -109,8 +212,9 @@ def companions_needed(atlas: Atlas, version: str, blocks: list[tuple[str, CodeBl
     return {library: paired[library] for library in sorted(imported)}
 
 
-def result_of(block: CodeBlock, outcome: str, detail: str, env: Environment | None, today: str) -> BlockResult:
+def result_of(block: CodeBlock, outcome: str, detail: str, env: Environment | None, today: str, checks: int | None = None) -> BlockResult:
     """One block's result as recorded in data/examples/."""
+    ran = outcome in ("ran", "raised")
     return BlockResult(
         item=block.item,
         role=block.role,
@@ -120,6 +224,8 @@ def result_of(block: CodeBlock, outcome: str, detail: str, env: Environment | No
         torch=env.torch if env else None,
         python=env.python_version if env else None,
         date=today,
+        checks=checks if ran else None,
+        processes=block.processes if ran and block.processes > 1 else None,
     )
 
 
@@ -160,12 +266,12 @@ def main(argv: list[str]) -> int:
             python_blocks = [(owner, block) for owner, block in blocks if block.language == "python"]
             if python_blocks:
                 try:
-                    with Environment(version, companions_needed(atlas, version, python_blocks)) as env:
+                    with Environment(version, companions_needed(atlas, version, python_blocks), packages_needed(python_blocks)) as env:
                         peak_mb = max(peak_mb, env.size_mb)
                         for owner, block in python_blocks:
-                            outcome, detail = env.check(block, version)
+                            outcome, detail, checks = env.check(block, version)
                             log(f"{owner} {block.item} {block.role}: {outcome}: {detail}")
-                            results[owner][block.item, block.role] = result_of(block, outcome, detail, env, today)
+                            results[owner][block.item, block.role] = result_of(block, outcome, detail, env, today, checks)
                 except subprocess.CalledProcessError as error:
                     log(f"torch {version}: the environment could not be made ({error}); its blocks count as failed")
                     reason = f"torch {version} could not be installed"

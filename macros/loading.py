@@ -311,6 +311,7 @@ def _convert_release(
     _check_todos(report)
     _check_date(report)
     _check_ids(report, _reserved_ids(labels))
+    _check_setups(report)
     _check_sources(report)
     _check_topics(report, topic_ids)
     _check_labels(report, labels)
@@ -380,6 +381,26 @@ def _check_ids(report: _FileReport, reserved: frozenset[str]) -> None:
     for index, highlight in enumerate(data.get("highlights", [])):
         if highlight not in feature_ids:
             report.error(("highlights", index), f"'{highlight}' is not the id of a feature in this release")
+
+
+def _check_setups(report: _FileReport) -> None:
+    """Setup ids are unique, every block's `setup` names one, and every setup is used."""
+    data = report.document.data
+    declared = [setup["id"] for setup in data.get("setups", [])]
+    _check_unique(declared, ("setups",), "setup id", report)
+    used = set()
+    for kind in ("features", "changes"):
+        for index, item in enumerate(data.get(kind, [])):
+            path: FieldPath = (kind, index, "example", "setup") if kind == "features" else (kind, index, "setup")
+            name = (item.get("example") or {}).get("setup") if kind == "features" else item.get("setup")
+            if name is None:
+                continue
+            used.add(name)
+            if name not in declared:
+                report.error(path, f"'{name}' is not the id of one of this release's `setups`")
+    for index, name in enumerate(declared):
+        if name not in used:
+            report.error(("setups", index, "id"), f"the setup '{name}' is used by no block of this release; remove it")
 
 
 def _check_sources(report: _FileReport) -> None:

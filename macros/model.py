@@ -98,13 +98,28 @@ class Companion:
 
 @dataclass(frozen=True, slots=True)
 class Example:
-    """A code example attached to a feature: what it needs that a CPU-only machine lacks, and what it raises on purpose."""
+    """A code example attached to a feature: how it runs, what it needs that a CPU-only machine lacks, and the error or
+    warning it shows on purpose."""
 
     code: str
     caption: str | None = None
     language: str = "python"
     requires: tuple[str, ...] = ()
     raises: str | None = None
+    warns: str | None = None
+    setup: str | None = None
+    processes: int = 1
+    packages: tuple[str, ...] = ()
+    unchecked: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Code that blocks of a release run first (like doctest's setup), shown to the reader on request."""
+
+    id: str
+    code: str
+    caption: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +132,25 @@ class CodeBlock:
     language: str
     requires: tuple[str, ...]
     raises: str | None
+    warns: str | None = None
+    setup: Setup | None = None
+    processes: int = 1
+    packages: tuple[str, ...] = ()
+    unchecked: str | None = None  # why the block has nothing to check, when it has not
 
     @property
     def hash(self) -> str:
-        """The block's content hash: an edit to its code or to what it claims makes an earlier result stale."""
-        claims = json.dumps([self.code, self.language, list(self.requires), self.raises])
-        return hashlib.sha256(claims.encode()).hexdigest()[:16]
+        """The block's content hash: an edit to its code, its setup or what it claims makes an earlier result stale."""
+        claims = [self.code, self.language, list(self.requires), self.raises]
+        extra = [self.warns, self.setup.code if self.setup else None, self.processes, list(self.packages), self.unchecked]
+        if extra != [None, None, 1, [], None]:  # blocks without these keep the hashes they were first run under
+            claims.append(extra)
+        return hashlib.sha256(json.dumps(claims).encode()).hexdigest()[:16]
+
+    @property
+    def runnable(self) -> bool:
+        """Whether `make examples` runs the block here (Python that needs nothing a CPU-only machine lacks)."""
+        return self.language == "python" and not self.requires
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +165,8 @@ class BlockResult:
     date: str
     torch: str | None = None
     python: str | None = None
+    checks: int | None = None  # for a block that ran: how many of its claims were checked (None: not counted)
+    processes: int | None = None  # for a block that ran in several processes: how many
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +204,13 @@ class Change:
     requires: tuple[str, ...] = ()
     before_raises: str | None = None
     after_raises: str | None = None
+    before_warns: str | None = None
+    after_warns: str | None = None
+    before_unchecked: str | None = None
+    after_unchecked: str | None = None
+    setup: str | None = None
+    processes: int = 1
+    packages: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     absent_apis: tuple[str, ...] = ()
     feature: str | None = None  # the feature record this change touches, when its id is not the record's
@@ -205,6 +242,7 @@ class Release:
     companions: tuple[Companion, ...] = ()
     highlights: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
+    setups: tuple[Setup, ...] = ()
     results: tuple[BlockResult, ...] = ()  # from data/examples/<version>.yaml, written by `make examples`
 
     @property
@@ -214,13 +252,13 @@ class Release:
 
     def code_blocks(self) -> list[CodeBlock]:
         """Every code block of the release, in page order."""
-        return [block for entry in self.entries for block in _code_blocks_of(entry)]
+        return [block for entry in self.entries for block in _code_blocks_of(entry, self.setups)]
 
     def result(self, item: str, role: str) -> BlockResult | None:
         """The recorded result of a block, if it was recorded for the block as it is now."""
         found = next((r for r in self.results if (r.item, r.role) == (item, role)), None)
         entry = next((e for e in self.entries if e.id == item), None) if found else None
-        block = next((b for b in _code_blocks_of(entry) if b.role == role), None) if entry else None
+        block = next((b for b in _code_blocks_of(entry, self.setups) if b.role == role), None) if entry else None
         return found if block and found.hash == block.hash else None
 
     @property
@@ -419,10 +457,22 @@ class Atlas:
         return entry.feature or (entry.id if entry.id in self.records_by_id else None)
 
 
-def _code_blocks_of(entry: Feature | Change) -> list[CodeBlock]:
+def _code_blocks_of(entry: Feature | Change, setups: tuple[Setup, ...]) -> list[CodeBlock]:
     """The code blocks of one feature (its example) or change (its before and after), in page order."""
+    setup_of = {setup.id: setup for setup in setups}
     if isinstance(entry, Feature):
-        example = entry.example
-        return [CodeBlock(entry.id, "example", example.code, example.language, example.requires, example.raises)] if example else []
-    roles = (("before", entry.before, entry.before_raises), ("after", entry.after, entry.after_raises))
-    return [CodeBlock(entry.id, role, code, entry.language, entry.requires, raises) for role, code, raises in roles if code]
+        e = entry.example
+        if not e:
+            return []
+        run = {"setup": setup_of.get(e.setup or ""), "processes": e.processes, "packages": e.packages}
+        return [CodeBlock(entry.id, "example", e.code, e.language, e.requires, e.raises, e.warns, unchecked=e.unchecked, **run)]
+    run = {"setup": setup_of.get(entry.setup or ""), "processes": entry.processes, "packages": entry.packages}
+    roles = (
+        ("before", entry.before, entry.before_raises, entry.before_warns, entry.before_unchecked),
+        ("after", entry.after, entry.after_raises, entry.after_warns, entry.after_unchecked),
+    )
+    return [
+        CodeBlock(entry.id, role, code, entry.language, entry.requires, raises, warns, unchecked=unchecked, **run)
+        for role, code, raises, warns, unchecked in roles
+        if code
+    ]
