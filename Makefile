@@ -30,8 +30,8 @@ lint: $(VENV)/.installed-test
 published: $(VENV)/.installed  ## Record every URL the site now publishes in data/published.txt (run when publishing)
 	$(PYTHON) -m macros.check --record-published data
 
-examples: $(VENV)/.installed  ## Run every code block on the torch release it documents (downloads GBs; RELEASES="1.7 2.5" for some, AGAIN=1 to rerun current results); writes data/examples/
-	$(PYTHON) -m macros.examples $(if $(AGAIN),--again) $(RELEASES)
+examples: $(VENV)/.installed  ## Run every code block on the torch release it documents (downloads GBs; RELEASES="1.7 2.5" for some, AGAIN=1 to rerun current results, KEEP=1 to reuse environments); writes data/examples/
+	$(PYTHON) -m macros.examples $(if $(AGAIN),--again) $(if $(KEEP),--keep) $(RELEASES)
 
 api: $(VENV)/.installed  ## Measure the public API of each torch release in a virtualenv of its own (downloads GBs; RELEASES="2.13" for some, AGAIN=1 to measure again); writes data/api/surfaces/, then the index
 	$(PYTHON) -m macros.api.extract $(if $(AGAIN),--again) $(RELEASES); status=$$?; $(PYTHON) -m macros.api.index && exit $$status

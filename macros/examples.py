@@ -1,4 +1,4 @@
-"""Run every code block on the release it documents: `python -m macros.examples [--again] [VERSION ...]` (`make examples`).
+"""Run every code block on the release it documents: `python -m macros.examples [--again] [--keep] [VERSION ...]` (`make examples`).
 
 For each torch release a block needs, one at a time: make a throw-away virtualenv with a Python that the
 release has wheels for, install `torch==X.Y.*` from PyPI (and the packages its blocks name), run or check each
@@ -7,7 +7,9 @@ torchrun would start them), then delete the environment. A block that cannot run
 resolved in the installed torch and its keyword arguments held to the release's measured signatures
 (data/api/surfaces/). An example and a change's `after` run on their own release, a change's `before` on the release
 before it. The outcome of every block is written to data/examples/<version>.yaml, keyed by the block's content hash,
-and shown on the site. Blocks whose current result passed are not run again unless `--again` is given.
+and shown on the site. Blocks whose current result passed are not run again unless `--again` is given. `--keep`
+keeps each environment (in the temporary directory, as atlas-examples-<version>) and reuses it on the next run, for
+trying edits to a release's blocks quickly; remove those folders when done.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass
@@ -64,14 +68,24 @@ class Environment(ReleaseEnvironment):
     """A throw-away virtualenv with one torch release (`torch==X.Y.*`), the companions its blocks import and the
     packages they name; deleted on exit."""
 
-    def __init__(self, version: str, companions: dict[str, str], packages: list[str]) -> None:
+    def __init__(self, version: str, companions: dict[str, str], packages: list[str], *, keep: bool = False) -> None:
         super().__init__(version)
         self.companions = companions
         self.packages = packages
+        self.keep = keep
+        if keep:
+            shutil.rmtree(self.folder)
+            self.folder = Path(tempfile.gettempdir()) / f"atlas-examples-{version}"
+            self.python = self.folder / "bin" / "python"
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.keep:
+            super().__exit__()
 
     def _install(self) -> None:
-        """Create the virtualenv and install torch (and companions and packages) into it."""
-        self.create()
+        """Create the virtualenv (unless a kept one is there) and install torch (and companions and packages) into it."""
+        if not self.python.exists():
+            self.create()
         packages = [f"torch=={self.version}.*", NUMPY_FOR[self.version], *self.packages]
         paired = [f"{library}=={version.split(' / ')[0]}" for library, version in self.companions.items()]
         if "torchvision" in self.companions and self.version in OLD_PILLOW:
@@ -244,8 +258,8 @@ def write_results(data_dir: Path, release: Release, found: dict[tuple[str, str],
 
 def main(argv: list[str]) -> int:
     """Check the blocks of the given releases (default: every release) that have no current result, and write the results files."""
-    again = "--again" in argv
-    versions = [arg for arg in argv if arg != "--again"]
+    again, keep = "--again" in argv, "--keep" in argv
+    versions = [arg for arg in argv if arg not in ("--again", "--keep")]
     atlas = load_atlas(DATA_DIR)
     wanted = set(versions) or {r.version for r in atlas.releases}
     unknown = wanted - {r.version for r in atlas.releases}
@@ -266,7 +280,8 @@ def main(argv: list[str]) -> int:
             python_blocks = [(owner, block) for owner, block in blocks if block.language == "python"]
             if python_blocks:
                 try:
-                    with Environment(version, companions_needed(atlas, version, python_blocks), packages_needed(python_blocks)) as env:
+                    companions = companions_needed(atlas, version, python_blocks)
+                    with Environment(version, companions, packages_needed(python_blocks), keep=keep) as env:
                         peak_mb = max(peak_mb, env.size_mb)
                         for owner, block in python_blocks:
                             outcome, detail, checks = env.check(block, version)
