@@ -8,8 +8,9 @@ resolved in the installed torch and its keyword arguments held to the release's 
 (data/api/surfaces/). An example and a change's `after` run on their own release, a change's `before` on the release
 before it. The outcome of every block is written to data/examples/<version>.yaml, keyed by the block's content hash,
 and shown on the site. Blocks whose current result passed are not run again unless `--again` is given. `--keep`
-keeps each environment (in the temporary directory, as atlas-examples-<version>) and reuses it on the next run, for
-trying edits to a release's blocks quickly; remove those folders when done.
+keeps each environment (in the temporary directory, as atlas-examples-<version>-for-<the releases asked for>) and
+reuses it on the next run with the same releases, for trying edits to a release's blocks quickly; remove those
+folders when done.
 """
 
 from __future__ import annotations
@@ -68,14 +69,14 @@ class Environment(ReleaseEnvironment):
     """A throw-away virtualenv with one torch release (`torch==X.Y.*`), the companions its blocks import and the
     packages they name; deleted on exit."""
 
-    def __init__(self, version: str, companions: dict[str, str], packages: list[str], *, keep: bool = False) -> None:
+    def __init__(self, version: str, companions: dict[str, str], packages: list[str], *, keep: str = "") -> None:
         super().__init__(version)
         self.companions = companions
         self.packages = packages
         self.keep = keep
-        if keep:
+        if keep:  # named after the run's releases too, so that two runs for different releases never share one
             shutil.rmtree(self.folder)
-            self.folder = Path(tempfile.gettempdir()) / f"atlas-examples-{version}"
+            self.folder = Path(tempfile.gettempdir()) / f"atlas-examples-{version}-for-{keep}"
             self.python = self.folder / "bin" / "python"
 
     def __exit__(self, *exc: object) -> None:
@@ -258,8 +259,9 @@ def write_results(data_dir: Path, release: Release, found: dict[tuple[str, str],
 
 def main(argv: list[str]) -> int:
     """Check the blocks of the given releases (default: every release) that have no current result, and write the results files."""
-    again, keep = "--again" in argv, "--keep" in argv
+    again = "--again" in argv
     versions = [arg for arg in argv if arg not in ("--again", "--keep")]
+    keep = "+".join(sorted(versions) or ["all"]) if "--keep" in argv else ""
     atlas = load_atlas(DATA_DIR)
     wanted = set(versions) or {r.version for r in atlas.releases}
     unknown = wanted - {r.version for r in atlas.releases}
