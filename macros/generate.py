@@ -17,7 +17,7 @@ from .api.reference import HtmlSlots, Reference, cited_apis, entry_texts, mentio
 from .builds.catalog import Builds
 from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
-from .model import CORE_COMPONENT, Atlas, BlockResult, Labels
+from .model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, Labels
 from .yamlfile import DataError, DataErrors
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
@@ -58,11 +58,11 @@ def check_summary(result: BlockResult | None) -> str:
     """One line under a code block that says what `make examples` found, and on which torch and Python."""
     if result is None:
         return "Not run yet by make examples."
-    on = f"torch {result.torch}, Python {result.python}"
+    on = f"torch {result.torch}, Python {result.python}" + (f", in {result.processes} processes" if result.processes else "")
     return {
-        "ran": f"Ran on {on} ({result.detail}).",
+        "ran": f"Ran on {on}: {result.detail}.",
         "raised": f"Ran on {on}: raised at {result.detail}.",
-        "names-checked": f"Not run: {result.detail} in torch {result.torch}.",
+        "names-checked": f"Checked statically in torch {result.torch}, not run: {result.detail}.",
         "not-run": f"{result.detail.capitalize()}.",
         "failed": f"Failed on {on}: {result.detail}" if result.torch else f"Failed: {result.detail}",
     }[result.outcome]
@@ -99,7 +99,7 @@ def template_environment() -> Environment:
         check_summary=check_summary,
         literal=literal,
     )
-    env.globals.update(urls=urls, core_component=CORE_COMPONENT, grid_row=indexes.grid_row)
+    env.globals.update(urls=urls, core_component=CORE_COMPONENT, grid_row=indexes.grid_row, block_statuses=BLOCK_STATUSES)
     return env
 
 
@@ -236,6 +236,7 @@ def generate_site(
     fragments = {
         "release_table": render("_release_table.md.j2", root=""),
         "label_schemes": render("_label_schemes.md.j2"),
+        "example_counts": render("_example_counts.md.j2", root=""),
         "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
         "api_lookup": render("_api_lookup.md.j2", up=""),
         "newest_release": render(

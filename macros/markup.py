@@ -217,8 +217,9 @@ def front_matter_problem(markdown: str) -> str | None:
     return None
 
 
-def fenced(code: str, language: str = "python") -> str:
-    """A fenced code block whose fence is longer than any backtick run inside the code."""
+def fenced(code: str, language: str = "python", indent: int = 0) -> str:
+    """A fenced code block whose fence is longer than any backtick run inside the code; each line indented by `indent`
+    spaces after the first (for a block inside an admonition)."""
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     fence = "`" * max(3, longest + 1)
-    return f"{fence}{language}\n{code.rstrip()}\n{fence}"
+    return f"{fence}{language}\n{code.rstrip()}\n{fence}".replace("\n", "\n" + " " * indent)

@@ -153,6 +153,16 @@ class CodeBlock:
         return self.language == "python" and not self.requires
 
 
+BLOCK_STATUSES = {  # what `make examples` found for a block, as a count of them reads; in the order pages list them
+    "checked": "ran and checked their result",
+    "checked-together": "ran in several processes and checked their result",
+    "nothing-to-check": "ran with nothing to check",
+    "static": "checked statically",
+    "not-python": "not Python",
+    "pending": "failed or not run yet",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class BlockResult:
     """What `make examples` found when it ran (or checked) one code block."""
@@ -167,6 +177,13 @@ class BlockResult:
     python: str | None = None
     checks: int | None = None  # for a block that ran: how many of its claims were checked (None: not counted)
     processes: int | None = None  # for a block that ran in several processes: how many
+
+    @property
+    def status(self) -> str:
+        """Which of BLOCK_STATUSES the result is."""
+        if self.outcome in ("ran", "raised") and self.checks:
+            return "checked-together" if self.processes else "checked"
+        return {"ran": "nothing-to-check", "names-checked": "static", "not-run": "not-python"}.get(self.outcome, "pending")
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +270,15 @@ class Release:
     def code_blocks(self) -> list[CodeBlock]:
         """Every code block of the release, in page order."""
         return [block for entry in self.entries for block in _code_blocks_of(entry, self.setups)]
+
+    def block_statuses(self) -> dict[str, int]:
+        """How many of its code blocks have each status of BLOCK_STATUSES (those with none left out)."""
+        found = [result.status if (result := self.result(b.item, b.role)) else "pending" for b in self.code_blocks()]
+        return {status: count for status in BLOCK_STATUSES if (count := found.count(status))}
+
+    def setup(self, setup_id: str) -> Setup:
+        """One of the release's setups by id."""
+        return next(setup for setup in self.setups if setup.id == setup_id)
 
     def result(self, item: str, role: str) -> BlockResult | None:
         """The recorded result of a block, if it was recorded for the block as it is now."""

@@ -31,6 +31,12 @@ def label_schemes(site: GeneratedSite) -> str:
     return site.fragments["label_schemes"]
 
 
+def example_counts(site: GeneratedSite) -> str:
+    """What `make examples` found for the code blocks of each release: how many ran and checked their result, ran in
+    several processes, were checked statically or are not Python."""
+    return site.fragments["example_counts"]
+
+
 def topic_table(site: GeneratedSite) -> str:
     """The topic indexes with their sizes."""
     return site.fragments["topic_table"]
@@ -106,6 +112,7 @@ def _lifecycle(site: GeneratedSite, feature_id: str) -> Lifecycle:
 MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     release_table: None,
     label_schemes: None,
+    example_counts: None,
     topic_table: None,
     api_lookup: None,
     newest_release: None,

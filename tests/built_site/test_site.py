@@ -13,6 +13,7 @@ import pytest
 
 from macros import indexes
 from macros.loading import load_atlas
+from macros.model import BLOCK_STATUSES, Feature
 from macros.registry import read_registry
 from macros.urls import THEME_ICON
 from tests.conftest import REAL_DATA
@@ -94,6 +95,40 @@ def test_every_code_block_says_what_running_it_found(built_site, release):
         expected.setdefault(block.item, []).append(release.result(block.item, block.role).outcome)
     assert {item: shown.get(item) for item in expected} == expected
     assert sum(len(outcomes) for outcomes in shown.values()) == len(release.code_blocks())
+
+
+def _text(fragment: str) -> str:
+    """The text of an HTML fragment, white space folded."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+@pytest.mark.parametrize("release", [r for r in ATLAS.releases if r.code_blocks()], ids=lambda r: r.version)
+def test_each_release_counts_its_code_blocks_by_what_running_them_found(built_site, release):
+    page = built_site.page(f"releases/{release.version}/").read_text(encoding="utf-8")
+    row = _text(page.split(">Code blocks<", 1)[1].split("</tr>", 1)[0])
+    counts = release.block_statuses()
+    assert sum(counts.values()) == len(release.code_blocks())
+    assert row.startswith(", ".join(f"{n} {BLOCK_STATUSES[status]}" for status, n in counts.items()))
+    about = built_site.page("about/").read_text(encoding="utf-8")
+    cells = _text(about.split(f">PyTorch {release.version}</a>", 1)[1].split("</tr>", 1)[0]).split()
+    assert [int(n) for n in cells] == [n for n in counts.values()]
+
+
+def _setup_of(entry) -> str | None:
+    """The id of the setup an entry's blocks run first, if any."""
+    return (entry.example.setup if entry.example else None) if isinstance(entry, Feature) else entry.setup
+
+
+def test_a_setup_is_shown_folded_above_each_block_that_runs_it(built_site):
+    users = [(release, entry) for release in ATLAS.releases for entry in release.entries if _setup_of(entry)]
+    assert users, "no block of the data names a setup"
+    for release, entry in users:
+        page = built_site.page(f"releases/{release.version}/").read_text(encoding="utf-8")
+        section = page.split(f'id="{entry.id}"', 1)[1].split("<h3", 1)[0]
+        setup = release.setup(_setup_of(entry))
+        folded = section.split("<details", 1)[1].split("</details>", 1)[0]
+        assert "this setup first" in folded and _text(folded).endswith(" ".join(setup.code.split()))
+        assert section.index("<details") < section.index('class="atlas-check')
 
 
 def test_every_link_on_every_page_resolves(built_site):

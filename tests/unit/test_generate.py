@@ -42,19 +42,27 @@ def test_titles_with_quotes_colons_and_markup_stay_inside_their_front_matter_val
 
 
 def test_each_outcome_of_a_code_block_reads_as_one_line():
-    def result(outcome, detail, torch="1.7.1"):
-        return BlockResult("x", "example", "0" * 16, outcome, detail, "2026-11-22", torch, "3.8.18" if torch else None)
+    def result(outcome, detail, torch="1.7.1", checks=None, processes=None):
+        return BlockResult("x", "example", "0" * 16, outcome, detail, "2026-11-22", torch, "3.8.18" if torch else None, checks, processes)
 
-    assert check_summary(result("ran", "2 output comments checked")) == "Ran on torch 1.7.1, Python 3.8.18 (2 output comments checked)."
-    assert check_summary(result("raised", "line 3: RuntimeError as stated")) == (
-        "Ran on torch 1.7.1, Python 3.8.18: raised at line 3: RuntimeError as stated."
-    )
-    assert (
-        check_summary(result("names-checked", "needs CUDA; 4 torch names found"))
-        == "Not run: needs CUDA; 4 torch names found in torch 1.7.1."
-    )
+    checked = result("ran", "checked 2 output comments", checks=2)
+    assert check_summary(checked) == "Ran on torch 1.7.1, Python 3.8.18: checked 2 output comments."
+    assert checked.status == "checked"
+    together = result("ran", "checked 1 assert", checks=1, processes=2)
+    assert check_summary(together) == "Ran on torch 1.7.1, Python 3.8.18, in 2 processes: checked 1 assert."
+    assert together.status == "checked-together"
+    quiet = result("ran", "nothing to check: the point is that the call returns", checks=0)
+    assert check_summary(quiet) == "Ran on torch 1.7.1, Python 3.8.18: nothing to check: the point is that the call returns."
+    assert quiet.status == "nothing-to-check"
+    raised = result("raised", "line 3: RuntimeError as stated", checks=1)
+    assert check_summary(raised) == "Ran on torch 1.7.1, Python 3.8.18: raised at line 3: RuntimeError as stated."
+    assert raised.status == "checked"
+    static = result("names-checked", "needs CUDA; compiles with Python 3.8, 4 torch names found")
+    assert check_summary(static) == "Checked statically in torch 1.7.1, not run: needs CUDA; compiles with Python 3.8, 4 torch names found."
+    assert static.status == "static"
     assert check_summary(result("not-run", "C++ code: not run", None)) == "C++ code: not run."
     assert check_summary(result("failed", "torch 1.2 could not be installed", None)) == "Failed: torch 1.2 could not be installed"
+    assert result("failed", "x").status == "pending"
     assert check_summary(None) == "Not run yet by make examples."
 
 

@@ -12,7 +12,7 @@ ORDER = (
     "yamlfile", "markup", "urls", "model", "sanitize", "schema", "loading", "api.catalog", "builds.catalog", "builds.pypi", "api.reference",
     "api.truth", "indexes", "joins", "exports", "builds.published", "generate", "registry", "build", "page_macros",
     "highlighting", "searching", "forking", "preview", "watching", "hooks", "check", "example_worker", "release_env",
-    "examples", "api.worker", "api.extract", "api.index", "api.__init__", "builds.fatbin", "builds.wheels",
+    "api.worker", "api.extract", "examples", "api.index", "api.__init__", "builds.fatbin", "builds.wheels",
     "builds.__init__", "releaseday.watch", "releaseday.draft", "releaseday.__init__", "__init__",
 )  # fmt: skip
 MACROS = PROJECT_DIR / "macros"
