@@ -2,7 +2,7 @@
 
 Each vector goes into every kind of text field (feature, change, release, topic, source title,
 coverage note, patch, example code), and the labels and a code block's recorded result carry some
-too. The loader refuses some with a precise error; the rest are built into one real site with
+too, and so do a release's setups. The loader refuses some with a precise error; the rest are built into one real site with
 `mkdocs build --strict`. That site is then read by a parser (HTML pages, titles, ids, the feed, the
 sitemap, the badges, the JSON export, the search index) and opened in Chromium, looking for
 anything a browser would run, any file of the checkout published, and anything written outside
@@ -48,6 +48,8 @@ RELEASE_FIELDS = (
     ("sources", 0, "title"),
     ("coverage", "note"),
     ("patches", 0, "summary"),
+    ("setups", 0, "caption"),
+    ("setups", 0, "code"),
 )
 TOPIC_FIELDS = (("title",), ("intro",))
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "data", "xlink:href", "poster", "background", "srcdoc")
@@ -70,6 +72,7 @@ def _release(index: int) -> dict:
         "coverage": {"changes": "partial", "note": "Harmless note."},
         "patches": [{"version": f"3.{index}.1", "date": "2031-02-01", "summary": "Harmless patch.", "source": SOURCE}],
         "sources": [{"url": SOURCE, "title": "Injection source"}],
+        "setups": [{"id": "harmless-setup", "caption": "Harmless setup caption", "code": "x = 1"}],
         "features": [
             {
                 "id": f"inject-{index}",
@@ -78,7 +81,7 @@ def _release(index: int) -> dict:
                 "topics": [f"inject-{index}"],
                 "summary": "Harmless summary.",
                 "details": "Harmless details.",
-                "example": {"caption": "Harmless caption", "code": "print(1)"},
+                "example": {"caption": "Harmless caption", "code": "print(1)", "setup": "harmless-setup"},
                 "sources": [SOURCE],
             }
         ],
