@@ -26,6 +26,14 @@ NUMPY_FOR = {
 }
 
 
+MIN_FREE_BYTES = 8 * 2**30  # the largest environment (a CUDA build of torch with its nvidia-* wheels) is under 6 GB
+
+
+def free_bytes() -> int:
+    """Free space where the environments and pip's cache go."""
+    return min(shutil.disk_usage(tempfile.gettempdir()).free, shutil.disk_usage(Path.home()).free)
+
+
 def log(message: str) -> None:
     """Progress on stderr, with the time."""
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
@@ -73,7 +81,9 @@ class ReleaseEnvironment:
         self.probe()
 
     def create(self) -> None:
-        """Create the virtualenv with the release's Python."""
+        """Create the virtualenv with the release's Python, if the disk has room for it."""
+        if free_bytes() < MIN_FREE_BYTES:
+            raise SystemExit(f"not making torch {self.version}'s environment: less than {MIN_FREE_BYTES // 2**30} GB free on the disk")
         subprocess.run([str(interpreter(self.version)), "-m", "venv", str(self.folder)], check=True)
 
     def pip_install(self, requirements: list[str], *, check: bool) -> bool:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -24,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from ..builds.pypi import PYPI_FILE
-from ..release_env import PYTHON_FOR, ReleaseEnvironment, log
+from ..release_env import PYTHON_FOR, ReleaseEnvironment, free_bytes, log
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 SURFACES_DIR = PROJECT_DIR / "data" / "api" / "surfaces"
 WORKER = Path(__file__).resolve().parent / "worker.py"
 WORKER_TIMEOUT_SECONDS = 1800
 MAX_CRASHES = 10
-MIN_FREE_BYTES = 20 * 2**30  # stop before a release's downloads could leave less than this on the disk
+MIN_FREE_BYTES = 20 * 2**30  # stop before a release's downloads (and pip's cache) could leave less than this on the disk
 
 
 def release_versions() -> list[str]:
@@ -126,11 +125,6 @@ def measure(
             raise RuntimeError(f"the worker ended with {status}: {stderr.strip()[-1000:]}")
         log(f"the worker ended with {status} while importing {module}; measuring again without it")
         skip.append(module)
-
-
-def free_bytes() -> int:
-    """Free space where the environments and pip's cache go."""
-    return shutil.disk_usage(Path.home()).free
 
 
 def extract(version: str, today: str) -> bool:

@@ -157,6 +157,26 @@ CASES = [
         edits=((R21, "summary: The second fixture release.\n", "summary: The second fixture release.\nsummary: Again.\n"),),
     ),
     Case(
+        "setup-not-declared",
+        "data/releases/2.1.yaml:29: changes[0].setup: 'tiny-model' is not the id of one of this release's `setups`",
+        edits=((R21, "    after: new()\n", "    after: new()\n    setup: tiny-model\n"),),
+    ),
+    Case(
+        "setup-unused",
+        "data/releases/2.1.yaml:8: setups[0].id: the setup 'tiny-model' is used by no block of this release; remove it",
+        edits=((R21, "features:\n", "setups: [{id: tiny-model, code: 'x = 1'}]\nfeatures:\n"),),
+    ),
+    Case(
+        "block-needs-context",
+        "data/releases/2.1.yaml:29: changes[0].requires[0]: expected one of",
+        edits=((R21, "    after: new()\n", "    after: new()\n    requires: [context]\n"),),
+    ),
+    Case(
+        "too-many-processes",
+        "data/releases/2.1.yaml:29: changes[0].processes: expected a number of at most 4; found 16",
+        edits=((R21, "    after: new()\n", "    after: new()\n    processes: 16\n"),),
+    ),
+    Case(
         "source-not-listed",
         "data/releases/2.1.yaml:14: features[0].sources[0]: the source https://example.org/elsewhere is not listed",
         edits=((R21, "    sources: [https://example.org/2.1]", "    sources: [https://example.org/elsewhere]"),),
