@@ -141,8 +141,3 @@ def test_nine_in_ten_python_blocks_that_need_no_gpu_ran_and_checked_their_result
     checked = [b for r, b in blocks if (found := r.result(b.item, b.role)) and found.status in ("checked", "checked-together")]
     assert len(checked) >= 0.9 * len(blocks), f"{len(checked)} of {len(blocks)} ran and checked their result"
 
-
-def test_no_block_is_a_fragment():
-    """A block that needs objects from outside itself makes them, or names one of its release's setups."""
-    fragments = [f"{r.version} {b.item} {b.role}" for r in ATLAS.releases for b in r.code_blocks() if "context" in b.requires]
-    assert not fragments
