@@ -286,7 +286,9 @@ def main():
     except Exception:
         outcome, detail = "failed", traceback.format_exc().strip().splitlines()[-1]
     sys.stdout.flush()
-    report = {"outcome": outcome, "detail": detail, "checks": checks, "calls": calls}
+    torch = sys.modules.get("torch")  # the torch the block really used, for the caller to compare with the environment's
+    ran_on = str(getattr(torch, "__version__", "")).split("+")[0]
+    report = {"outcome": outcome, "detail": detail, "checks": checks, "calls": calls, "torch": ran_on}
     print("\n" + json.dumps(report))
 
 

@@ -63,6 +63,7 @@ class Report:
     detail: str
     checks: int = 0
     calls: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    torch: str = ""  # the torch version the block imported, if it did
 
 
 class Environment(ReleaseEnvironment):
@@ -136,7 +137,13 @@ class Environment(ReleaseEnvironment):
             done = subprocess.run(command, input=request, capture_output=True, text=True, timeout=BLOCK_TIMEOUT_SECONDS)
         except subprocess.TimeoutExpired:
             return Report("failed", f"still running after {BLOCK_TIMEOUT_SECONDS} s")
-        return parse_report(done.stdout, done.returncode, done.stderr)
+        return self.verified(parse_report(done.stdout, done.returncode, done.stderr))
+
+    def verified(self, report: Report) -> Report:
+        """The report, or a failure when the block imported another torch than the environment's (its folder gone)."""
+        if report.torch and report.torch != self.torch:
+            return Report("failed", f"the block imported torch {report.torch}, not the environment's {self.torch}")
+        return report
 
     def run_together(self, block: CodeBlock, run_on: str) -> list[Report]:
         """Run a block in `block.processes` local processes at once, with the environment torchrun gives each (rank,
@@ -159,7 +166,7 @@ class Environment(ReleaseEnvironment):
         for process in started:
             try:
                 stdout, stderr = process.communicate(timeout=max(1.0, deadline - time.monotonic()))
-                reports.append(parse_report(stdout, process.returncode, stderr))
+                reports.append(self.verified(parse_report(stdout, process.returncode, stderr)))
             except subprocess.TimeoutExpired:
                 reports.append(Report("failed", f"still running after {BLOCK_TIMEOUT_SECONDS} s"))
         for process in started:
@@ -176,7 +183,7 @@ def parse_report(stdout: str, status: int, stderr: str) -> Report:
         return Report("failed", f"the process ended with status {status}: {stderr.strip()[-300:]}")
     found = json.loads(lines[-1])
     calls = tuple((name, tuple(keywords)) for name, keywords in found["calls"])
-    return Report(found["outcome"], found["detail"], found["checks"], calls)
+    return Report(found["outcome"], found["detail"], found["checks"], calls, found["torch"])
 
 
 def keyword_problems(calls: tuple[tuple[str, tuple[str, ...]], ...], version: str) -> tuple[str | None, str]:
