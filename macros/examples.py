@@ -46,9 +46,8 @@ REQUIREMENT_WORDS = {  # what a block needs, as "needs ..." reads on the page
     "mps": "an Apple GPU",
     "xpu": "an Intel GPU",
     "distributed": "several machines or processes",
-    "context": "objects defined outside the block",
     "network": "the network",
-    "packages": "other software",
+    "packages": "software pip cannot install here",
     "compiler": "a GPU compiler toolchain",
     "source-build": "a part the PyPI wheels leave out",
 }
