@@ -145,7 +145,7 @@ def test_nine_in_ten_python_blocks_that_need_no_gpu_ran_and_checked_their_result
 @pytest.mark.parametrize("release", ATLAS.releases, ids=lambda r: r.version)
 def test_every_result_was_found_on_the_release_its_block_runs_on(release):
     """An example and an `after` run on their release, a `before` on the release before it: the recorded torch says so."""
-    previous = {later.version: earlier.version for earlier, later in zip(ATLAS.releases, ATLAS.releases[1:])}
+    previous = {later.version: earlier.version for earlier, later in zip(ATLAS.releases, ATLAS.releases[1:], strict=False)}
     runs_on = {"before": previous.get(release.version, release.version)}  # the first release has no release before it
     wrong = [
         f"{r.item} {r.role}: torch {r.torch}"
