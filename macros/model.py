@@ -147,11 +147,6 @@ class CodeBlock:
             claims.append(extra)
         return hashlib.sha256(json.dumps(claims).encode()).hexdigest()[:16]
 
-    @property
-    def runnable(self) -> bool:
-        """Whether `make examples` runs the block here (Python that needs nothing a CPU-only machine lacks)."""
-        return self.language == "python" and not self.requires
-
 
 BLOCK_STATUSES = {  # what `make examples` found for a block, as a count of them reads; in the order pages list them
     "checked": "ran and checked their result",
