@@ -11,6 +11,8 @@ from pathlib import Path
 from .api.catalog import load_catalog
 from .builds.catalog import load_builds
 from .generate import TEMPLATE_DIR, GeneratedSite, generate_site
+from .i18n.edition import translated_edition
+from .i18n.store import translated_languages
 from .loading import load_atlas
 from .registry import check_registry
 
@@ -29,8 +31,14 @@ def generate_checked(data_dir: Path, *, site_url: str, repository: str = "", che
     key = (data_dir, site_url, repository, check_published, _inputs_state(data_dir))
     if _last is not None and _last[0] == key:
         return _last[1]
+    atlas = load_atlas(data_dir)
     site = generate_site(
-        load_atlas(data_dir), site_url=site_url, repository=repository, catalog=load_catalog(data_dir), builds=load_builds(data_dir)
+        atlas,
+        site_url=site_url,
+        repository=repository,
+        catalog=load_catalog(data_dir),
+        builds=load_builds(data_dir),
+        translations=tuple(translated_edition(atlas, data_dir, language) for language in translated_languages(data_dir)),
     )
     if check_published:
         check_registry(site.published, site.atlas.redirects, data_dir)

@@ -1,7 +1,8 @@
 """Check the data without building the site: `python -m macros.check [--record-published] [data-dir]`.
 
 Prints every mistake as `file:line: field: message` (a broken published URL among them), then the
-features followed across several releases, the entries that probably belong to a feature record but name
+features followed across several releases, each translation that is stale (its English changed) or
+missing, the entries that probably belong to a feature record but name
 none, any likely duplicate ids (one feature under two ids) and
 any `torch.…` name an entry cites that the measured API index says its release did not have (the
 truth check, macros/api/truth.py), and exits non-zero on any of them. `--record-published` adds the
@@ -66,6 +67,21 @@ def main(argv: list[str]) -> int:
             failed = True
         else:
             print(f"every API the feature records list is in the measured index ({sum(len(r.apis) for r in atlas.records)} names)")
+    for edition in site.editions.values():
+        if edition.coverage is None:
+            continue
+        print(edition.coverage.report())
+        untranslated = [*(("stale", f, k) for f, k in edition.coverage.stale), *(("missing", f, k) for f, k in edition.coverage.missing)]
+        if untranslated:
+            where = f"data/translations/{edition.language}"
+            print(
+                f"{len(untranslated)} texts whose {edition.language} translation is stale or missing (translate them in {where}/;",
+                file=sys.stderr,
+            )
+            print(f"`python -m macros.i18n.todo {edition.language} <folder>` lists them with their English):", file=sys.stderr)
+            for state, file, key in untranslated:
+                print(f"  {where}/{file}.yaml: {key}: {state}", file=sys.stderr)
+            failed = True
     unattached = likely_records(atlas)
     if unattached:
         print(f"{len(unattached)} entries that probably belong to a feature record but name none (give each `feature: <id>`")

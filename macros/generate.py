@@ -16,6 +16,7 @@ from .api.catalog import ApiCatalog, empty_catalog
 from .api.reference import HtmlSlots, Reference, cited_apis, entry_texts, mentions_json, published_index, reference_pages
 from .builds.catalog import Builds
 from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
+from .i18n.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, Labels
 from .yamlfile import DataError, DataErrors
@@ -37,35 +38,54 @@ class GeneratedSite:
     pages: dict[str, str]
     files: dict[str, str]
     nav: list
-    fragments: dict[str, str]
+    fragments: dict[str, dict[str, str]]  # by edition language, then macro name
     published: frozenset[str]
     slots: HtmlSlots
+    editions: dict[str, Edition]
 
 
-def badge_maker(labels: Labels) -> Callable[[str], str]:
-    """The `badge` filter: a stage in text and colour, whose tooltip says what the stage means."""
+def badge_maker(labels: Labels, edition: Edition | None = None) -> Callable[[str], str]:
+    """The `badge` filter: a stage in text and colour, whose tooltip says what the stage means (in another edition,
+    after the label's gloss: the label itself is always the word its release used)."""
+    _ = edition.gettext if edition else str
     meanings = {name: " ".join(label.meaning.split()) for name in labels.order if (label := labels.label(name))}
-    meanings |= {"Deprecated": "A later release deprecated the feature.", "Removed": "A later release removed the feature."}
+    meanings |= {"Deprecated": _("A later release deprecated the feature."), "Removed": _("A later release removed the feature.")}
+    glosses = edition.glosses if edition else {}
 
     def badge(stage: str) -> str:
-        title = html.escape(meanings.get(stage, ""), quote=True)
-        return f'<span title="{title}" class="atlas-stage atlas-stage--{stage.lower()}">{labels.shown(stage)}</span>'
+        meaning = f"{glosses[stage]}：{meanings.get(stage, '')}" if stage in glosses else meanings.get(stage, "")
+        title = html.escape(meaning, quote=True)
+        shown = shown_stage(labels, stage, edition)
+        return f'<span title="{title}" class="atlas-stage atlas-stage--{stage.lower()}">{shown}</span>'
 
     return badge
 
 
-def check_summary(result: BlockResult | None) -> str:
-    """One line under a code block that says what `make examples` found, and on which torch and Python."""
+def shown_stage(labels: Labels, stage: str, edition: Edition | None = None) -> str:
+    """A stage as the site writes it: a label word exactly as its release used it, in every edition; the words for
+    no label, deprecated and removed in the edition's language."""
+    if stage in labels.order and stage != labels.unlabeled.name:
+        return stage
+    return edition.gettext(labels.shown(stage)) if edition else labels.shown(stage)
+
+
+def check_summary(result: BlockResult | None, edition: Edition | None = None) -> str:
+    """One line under a code block that says what `make examples` found, and on which torch and Python (the detail
+    is the tool's own report, in English in every edition)."""
+    _ = edition.gettext if edition else str
     if result is None:
-        return "Not run yet by make examples."
-    on = f"torch {result.torch}, Python {result.python}" + (f", in {result.processes} processes" if result.processes else "")
+        return _("Not run yet by make examples.")
+    on = _("torch %(torch)s, Python %(python)s") % {"torch": result.torch, "python": result.python}
+    if result.processes:
+        on += _(", in %(n)s processes") % {"n": result.processes}
+    facts = {"on": on, "detail": result.detail, "torch": result.torch}
     return {
-        "ran": f"Ran on {on}: {result.detail}.",
-        "raised": f"Ran on {on}: raised at {result.detail}.",
-        "names-checked": f"Checked statically in torch {result.torch}, not run: {result.detail}.",
-        "not-run": f"{result.detail.capitalize()}.",
-        "failed": f"Failed on {on}: {result.detail}" if result.torch else f"Failed: {result.detail}",
-    }[result.outcome]
+        "ran": _("Ran on %(on)s: %(detail)s."),
+        "raised": _("Ran on %(on)s: raised at %(detail)s."),
+        "names-checked": _("Checked statically in torch %(torch)s, not run: %(detail)s."),
+        "not-run": "%(detail)s.",
+        "failed": _("Failed on %(on)s: %(detail)s") if result.torch else _("Failed: %(detail)s"),
+    }[result.outcome] % (facts | {"detail": result.detail.capitalize()} if result.outcome == "not-run" else facts)
 
 
 # Compiled Jinja templates (these Markdown templates and the theme's), kept between builds in a private folder under
@@ -81,6 +101,10 @@ def template_environment() -> Environment:
     """
     env = Environment(
         bytecode_cache=COMPILED_TEMPLATES,
+        extensions=["jinja2.ext.i18n"],
+        # No folding at compile time: `"Deprecated" | badge` must use the filter of the edition being rendered, not the
+        # one present when the template was first compiled (compiled templates are shared by editions and builds).
+        optimized=False,
         loader=FileSystemLoader(TEMPLATE_DIR),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -96,44 +120,125 @@ def template_environment() -> Environment:
         front_matter=front_matter,
         fenced=fenced,
         site_path=urls.site_path,
-        check_summary=check_summary,
         literal=literal,
     )
+    env.policies["ext.i18n.trimmed"] = True  # a `{% trans %}` block's text is one line, however the template wraps it
     env.globals.update(urls=urls, core_component=CORE_COMPONENT, grid_row=indexes.grid_row, block_statuses=BLOCK_STATUSES)
     return env
 
 
 def generate_site(
-    atlas: Atlas, *, site_url: str, repository: str = "", catalog: ApiCatalog | None = None, builds: Builds | None = None
+    atlas: Atlas,
+    *,
+    site_url: str,
+    repository: str = "",
+    catalog: ApiCatalog | None = None,
+    builds: Builds | None = None,
+    translations: tuple[Edition, ...] = (),
 ) -> GeneratedSite:
     """Every generated page and file for this data (and the measured API index and builds, when there are), keyed by
-    path relative to the docs directory."""
-    env = template_environment()
-    env.filters["badge"] = badge_maker(atlas.labels)  # set per build: the labels are data
-    env.filters["shown"] = atlas.labels.shown
-    lifecycles = indexes.build_lifecycles(atlas)
-    moved = indexes.stage_changes(atlas, lifecycles)
-    sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
-    common = {
-        "atlas": atlas,
-        "lifecycles": lifecycles,
-        "label_order": atlas.labels.order,
-        "stage_order": indexes.stage_order(atlas),
-        "missing_releases": indexes.missing_releases(atlas),
-        "repository": repository.rstrip("/"),
-    }
-
-    def render(template: str, **context: object) -> str:
-        return env.get_template(template).render(**common, **context)
-
+    path relative to the docs directory: the English pages, then each translated edition's under its language folder.
+    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people."""
     catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
     reference = Reference.of(catalog)
     # Releases measured, and whose release before was too: what they changed in the API is known.
     pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)
     measured = [version for version, before, found in pairs if before and found]
     api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
-
     patches = {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
+    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds)
+    english = english_edition(atlas)
+    slots = HtmlSlots()
+    made = {edition.language: _edition_pages(edition, shared, slots) for edition in (english, *translations)}
+    lifecycles, histories, files = made[ENGLISH].lifecycles, made[ENGLISH].histories, dict(made[ENGLISH].files)
+    files |= {
+        urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA)),
+        urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
+        urls.FEATURE_NAMES: exports.feature_names_json(
+            histories, atlas.labels, site_url=site_url, translated={e.language: made[e.language].histories for e in translations}
+        ),
+        urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
+        urls.FEED: exports.atom_feed(
+            atlas,
+            site_url=site_url,
+            patches={version: [(patch.version, patch.date) for patch in found] for version, found in patches.items()},
+            checked=builds.read["date"] if builds else "",
+        ),
+        **exports.schema_files(),
+    }
+    pages = {path: page for edition in made.values() for path, page in edition.pages.items()}
+    patch_anchors = {version: [patch.anchor for patch in found] for version, found in patches.items()}
+    hand_written = [edition.prefix + path for edition in (english, *translations) for path in urls.HAND_WRITTEN]
+    published = published_urls(atlas, [*hand_written, *pages, *files], patch_anchors, [e.prefix for e in translations])
+    files |= {r.old.lstrip("/") + "index.html": redirect_page(r.old.lstrip("/"), r.new.lstrip("/")) for r in atlas.redirects}
+    for edition in translations:  # its redirect stubs, and the words its pages give the scripts
+        files |= made[edition.language].files | {f"{edition.prefix}{urls.WORDS_SCRIPT}": edition.words_script()}
+    _check_front_matter(pages)
+    nav = made[ENGLISH].nav + [{LANGUAGE_NAMES[e.language]: made[e.language].nav} for e in translations]
+    return GeneratedSite(
+        atlas=atlas,
+        lifecycles=lifecycles,
+        pages=pages,
+        files=files,
+        nav=nav,
+        fragments={language: edition.fragments for language, edition in made.items()},
+        published=published,
+        slots=slots,
+        editions={e.language: e for e in (english, *translations)},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What every edition's pages are made from besides its own texts: the measured API, builds and PyPI releases."""
+
+    site_url: str
+    repository: str
+    reference: Reference
+    api_changes: dict
+    patches: dict
+    builds: Builds | None
+
+
+@dataclass(frozen=True, slots=True)
+class _EditionPages:
+    """One edition's pages (keyed by their path under docs/, its language folder included), nav and fragments, and
+    the English edition's badges and redirect stubs."""
+
+    lifecycles: dict[str, indexes.Lifecycle]
+    histories: dict[str, indexes.FeatureHistory]
+    pages: dict[str, str]
+    files: dict[str, str]
+    nav: list
+    fragments: dict[str, str]
+
+
+def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionPages:
+    """Render one edition: every generated page of the site in its language, with its texts."""
+    atlas = edition.atlas
+    env = template_environment()
+    env.install_gettext_callables(edition.gettext, edition.ngettext, newstyle=True)
+    env.filters["badge"] = badge_maker(atlas.labels, edition)  # set per edition: the labels are data
+    env.filters["shown"] = lambda stage: shown_stage(atlas.labels, stage, edition)
+    env.filters["long_date"] = edition.long_date
+    env.filters["check_summary"] = lambda result: check_summary(result, edition)
+    lifecycles = indexes.build_lifecycles(atlas)
+    moved = indexes.stage_changes(atlas, lifecycles)
+    sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
+    common = {
+        "atlas": atlas,
+        "edition": edition,
+        "lifecycles": lifecycles,
+        "label_order": atlas.labels.order,
+        "stage_order": indexes.stage_order(atlas),
+        "missing_releases": indexes.missing_releases(atlas),
+        "repository": shared.repository,
+    }
+
+    def render(template: str, **context: object) -> str:
+        return env.get_template(template).render(**common, **context)
+
+    reference, api_changes, patches, builds, site_url = shared.reference, shared.api_changes, shared.patches, shared.builds, shared.site_url
     pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
     for index, release in enumerate(atlas.releases):
         pages[urls.release_doc(release.version)] = render(
@@ -175,8 +280,8 @@ def generate_site(
             lifecycle.title, atlas.labels.shown(latest.stage), latest.stage, latest.version
         )
         if not lifecycle.has_page:  # mentioned by one release only: the feature's own address leads to that entry
-            redirect = urls.feature_redirect(lifecycle.id)
-            files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(lifecycle.doc_path))
+            redirect = edition.prefix + urls.feature_redirect(lifecycle.id)
+            files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(edition.prefix + lifecycle.doc_path))
     histories = indexes.feature_histories(atlas, lifecycles)
     for history in histories.values():
         latest = history.latest
@@ -210,29 +315,14 @@ def generate_site(
         libraries=indexes.companion_libraries(atlas),
         companion_lookup=indexes.companion_lookup(atlas),
     )
-    files = files | (_builds_pages(atlas, builds, patches, render, pages, site_url) if builds else {})
+    if builds:
+        platforms, pythons = resolver_choices(builds)
+        pages[urls.WILL_IT_RUN] = render("will_it_run.md.j2", builds=builds, patches=patches, platforms=platforms, pythons=pythons)
+        files[urls.COMPATIBILITY] = compatibility_json(atlas, builds, site_url=site_url)
     if atlas.errors:
         pages[urls.ERRORS_INDEX] = render("errors_index.md.j2")
         pages |= {urls.error_doc(error.id): render("error.md.j2", error=error) for error in atlas.errors}
-    slots = HtmlSlots()
-    pages |= reference_pages(reference, render, slots, templates=_template_state(REFERENCE_TEMPLATES))
-    files[urls.API_INDEX] = published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA))
-    files |= {
-        urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
-        urls.FEATURE_NAMES: exports.feature_names_json(histories, atlas.labels, site_url=site_url),
-        urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
-        urls.FEED: exports.atom_feed(
-            atlas,
-            site_url=site_url,
-            patches={version: [(patch.version, patch.date) for patch in found] for version, found in patches.items()},
-            checked=builds.read["date"] if builds else "",
-        ),
-        **exports.schema_files(),
-    }
-    patch_anchors = {version: [patch.anchor for patch in found] for version, found in patches.items()}
-    published = published_urls(atlas, [*urls.HAND_WRITTEN, *pages, *files], patch_anchors)
-    files |= {r.old.lstrip("/") + "index.html": redirect_page(r.old.lstrip("/"), r.new.lstrip("/")) for r in atlas.redirects}
-    _check_front_matter(pages)
+    pages |= reference_pages(reference, render, slots, templates=(edition.language, _template_state(REFERENCE_TEMPLATES)))
     fragments = {
         "release_table": render("_release_table.md.j2", root=""),
         "label_schemes": render("_label_schemes.md.j2"),
@@ -247,25 +337,15 @@ def generate_site(
             uncovered=uncovered_on_pypi(builds, atlas.newest_first[0]) if builds else [],
         ),
     }
-    return GeneratedSite(
-        atlas=atlas,
+    edition.check_words()
+    return _EditionPages(
         lifecycles=lifecycles,
-        pages=pages,
-        files=files,
-        nav=build_nav(atlas, will_it_run=builds is not None),
+        histories=histories,
+        pages={edition.prefix + path: page for path, page in pages.items()},
+        files=files if edition.language == ENGLISH else {k: v for k, v in files.items() if k.startswith(edition.prefix)},
+        nav=build_nav(atlas, edition, will_it_run=builds is not None),
         fragments=fragments,
-        published=published,
-        slots=slots,
     )
-
-
-def _builds_pages(
-    atlas: Atlas, builds: Builds, patches: dict, render: Callable[..., str], pages: dict[str, str], site_url: str
-) -> dict[str, str]:
-    """The "Will it run?" page (into `pages`) and the file its resolver reads (returned)."""
-    platforms, pythons = resolver_choices(builds)
-    pages[urls.WILL_IT_RUN] = render("will_it_run.md.j2", builds=builds, patches=patches, platforms=platforms, pythons=pythons)
-    return {urls.COMPATIBILITY: compatibility_json(atlas, builds, site_url=site_url)}
 
 
 def _template_state(patterns: tuple[str, ...]) -> tuple:
@@ -288,13 +368,16 @@ def _check_front_matter(pages: dict[str, str]) -> None:
         raise DataErrors(problems)
 
 
-def published_urls(atlas: Atlas, paths: list[str], anchors: dict[str, list[str]] | None = None) -> frozenset[str]:
+def published_urls(
+    atlas: Atlas, paths: list[str], anchors: dict[str, list[str]] | None = None, prefixes: list[str] | tuple[str, ...] = ()
+) -> frozenset[str]:
     """Every URL the site serves from these docs pages and files, plus each feature and change anchor of the release pages
-    and the other `anchors` of each release page (its releases on PyPI)."""
+    and the other `anchors` of each release page (its releases on PyPI), in English and under each edition's `prefixes`."""
     served = {urls.site_path(path) for path in paths}
     for release in atlas.releases:
         found = [anchor for item in release.entries for anchor in (item.id, *item.aliases)] + (anchors or {}).get(release.version, [])
-        served.update(urls.site_path(urls.release_entry(release.version, anchor)) for anchor in found)
+        for prefix in ("", *prefixes):
+            served.update(urls.site_path(prefix + urls.release_entry(release.version, anchor)) for anchor in found)
     return frozenset(f"/{path}" for path in served)
 
 
@@ -310,26 +393,29 @@ def redirect_page(old: str, new: str) -> str:
     )
 
 
-def build_nav(atlas: Atlas, *, will_it_run: bool = True) -> list:
-    """The site navigation: releases newest first, grouped by series (2.x, 1.x), then the cross-release views."""
+def build_nav(atlas: Atlas, edition: Edition | None = None, *, will_it_run: bool = True) -> list:
+    """The site navigation of one edition (English by default): releases newest first, grouped by series (2.x, 1.x),
+    then the cross-release views."""
+    edition = edition or english_edition(atlas)
+    _, at = edition.gettext, edition.prefix
     series: dict[str, list[dict[str, str]]] = {}
     for release in atlas.newest_first:
-        series.setdefault(f"{release.number.major}.x", []).append({release.version: urls.release_doc(release.version)})
+        series.setdefault(f"{release.number.major}.x", []).append({release.version: at + urls.release_doc(release.version)})
     return [
-        {"Home": urls.HOME},
-        {"Releases": [urls.RELEASES_INDEX, *({name: releases} for name, releases in series.items())]},
-        {"Topics": [urls.TOPICS_INDEX, *({plain(t.title): urls.topic_doc(t.id)} for t in atlas.topics)]},
+        {_("Home"): at + urls.HOME},
+        {_("Releases"): [at + urls.RELEASES_INDEX, *({name: releases} for name, releases in series.items())]},
+        {_("Topics"): [at + urls.TOPICS_INDEX, *({plain(t.title): at + urls.topic_doc(t.id)} for t in atlas.topics)]},
         {
-            "Across releases": [
-                {"Feature lifecycles": urls.FEATURES_INDEX},
-                {"Feature matrix": urls.MATRIX},
-                {"Upgrade paths": urls.UPGRADE},
-                {"Platforms": urls.PLATFORMS},
-                *([{"Will it run?": urls.WILL_IT_RUN}] if will_it_run else []),
-                *([{"Errors": urls.ERRORS_INDEX}] if atlas.errors else []),
+            _("Across releases"): [
+                {_("Feature lifecycles"): at + urls.FEATURES_INDEX},
+                {_("Feature matrix"): at + urls.MATRIX},
+                {_("Upgrade paths"): at + urls.UPGRADE},
+                {_("Platforms"): at + urls.PLATFORMS},
+                *([{_("Will it run?"): at + urls.WILL_IT_RUN}] if will_it_run else []),
+                *([{_("Errors"): at + urls.ERRORS_INDEX}] if atlas.errors else []),
             ]
         },
-        {"API reference": urls.REFERENCE_INDEX},
-        {"About": urls.ABOUT},
-        {"Contributing": urls.CONTRIBUTING},
+        {_("API reference"): at + urls.REFERENCE_INDEX},
+        {_("About"): at + urls.ABOUT},
+        {_("Contributing"): at + urls.CONTRIBUTING},
     ]

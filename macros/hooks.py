@@ -26,15 +26,24 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
 from macros.build import generate_checked  # noqa: E402
 from macros.generate import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.highlighting import RememberingHighlightExtension  # noqa: E402
+from macros.i18n.theme import (  # noqa: E402
+    edition_nav_items,
+    page_edition,
+    split_search_index,
+    without_absent_editions,
+    write_edition_sitemaps,
+)
 from macros.page_macros import every_output  # noqa: E402
 from macros.preview import preview  # noqa: E402
 from macros.sanitize import PageSanitizer, sanitize  # noqa: E402
 from macros.searching import index_lightly  # noqa: E402
+from macros.urls import WORDS_SCRIPT  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 # The macros plugin reports its own setup at INFO level on every build; keep clean builds quiet.
 logging.getLogger("mkdocs.plugins.mkdocs_macros").setLevel(logging.WARNING)
+logging.getLogger("jieba").setLevel(logging.WARNING)  # the Chinese word splitter of the search index reports its setup
 DATA_DIR = PROJECT_DIR / "data"
 HIGHLIGHT = "pymdownx.highlight"  # configured in mkdocs.yml; its highlighter is swapped for one that remembers blocks
 _generated: GeneratedSite | None = None
@@ -94,6 +103,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     index_lightly(search_index)
     preview.index_early(search_index)
     macro_outputs = repr(every_output(_generated)) if preview.active else ""  # only the preview compares them between builds
+    files = without_absent_editions(files, _translated_languages())
     return preview.add_files(files, {**_generated.pages, **_generated.files}, config, macro_outputs=macro_outputs)
 
 
@@ -129,6 +139,12 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
     compiled templates of earlier builds (MkDocs makes a new environment for every build, serve rebuilds included)."""
     _sanitizer.apply()
     env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
+    languages = _translated_languages()
+    env.globals["atlas_words_script"] = WORDS_SCRIPT
+    env.globals["atlas_edition"] = lambda page: page_edition(getattr(page, "url", None), languages)
+    env.globals["atlas_nav_items"] = lambda items, page: edition_nav_items(
+        items, page_edition(getattr(page, "url", None), languages).language, languages
+    )
     env.bytecode_cache = COMPILED_TEMPLATES
     preview.before_writing(files, config, env.globals["atlas_releases"])
     return env
@@ -136,8 +152,21 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
 
 @event_priority(100)  # before the search plugin writes its index
 def on_post_build(config: MkDocsConfig) -> None:
-    """Let the preview complete the search index and keep this build's state."""
-    preview.finish(config.plugins["material/search"], config.site_dir)
+    """Let the preview complete the search index and keep this build's state; give each translated edition its own
+    search index and sitemap, and report how much of the data it translates."""
+    search = config.plugins["material/search"]
+    preview.finish(search, config.site_dir)
+    languages = _translated_languages()
+    index_config = {key: search.search_index.config[key] for key in ("lang", "separator", "pipeline", "fields")}
+    split_search_index(search.search_index, config.site_dir, languages, index_config)
+    write_edition_sitemaps(config.site_dir, config.site_url or "/", languages)
+    for edition in _generated.editions.values():  # a missing translation stops a strict build; `make check` lists stale ones
+        if edition.coverage:
+            (log.warning if edition.coverage.missing else log.info)(edition.coverage.report())
+
+
+def _translated_languages() -> tuple[str, ...]:
+    return tuple(language for language, edition in _generated.editions.items() if edition.prefix)
 
 
 def on_build_error(error: Exception) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from . import urls
 from .build import generate_checked
 from .generate import GeneratedSite, badge_maker
+from .i18n.edition import ENGLISH, LANGUAGE_NAMES
 from .indexes import Lifecycle
 from .markup import plain
 
@@ -21,35 +22,35 @@ DATA_DIR = PROJECT_DIR / "data"
 README_SECTIONS = ("data-format",)
 
 
-def release_table(site: GeneratedSite) -> str:
+def release_table(site: GeneratedSite, language: str = ENGLISH) -> str:
     """Releases, newest first, with dates, counts per stability and change coverage."""
-    return site.fragments["release_table"]
+    return site.fragments[language]["release_table"]
 
 
-def label_schemes(site: GeneratedSite) -> str:
+def label_schemes(site: GeneratedSite, language: str = ENGLISH) -> str:
     """Every labeling scheme the data uses, with its releases, source and the meaning of each word."""
-    return site.fragments["label_schemes"]
+    return site.fragments[language]["label_schemes"]
 
 
-def example_counts(site: GeneratedSite) -> str:
+def example_counts(site: GeneratedSite, language: str = ENGLISH) -> str:
     """What `make examples` found for the code blocks of each release: how many ran and checked their result, ran in
     several processes, were checked statically or are not Python."""
-    return site.fragments["example_counts"]
+    return site.fragments[language]["example_counts"]
 
 
-def topic_table(site: GeneratedSite) -> str:
+def topic_table(site: GeneratedSite, language: str = ENGLISH) -> str:
     """The topic indexes with their sizes."""
-    return site.fragments["topic_table"]
+    return site.fragments[language]["topic_table"]
 
 
-def api_lookup(site: GeneratedSite) -> str:
+def api_lookup(site: GeneratedSite, language: str = ENGLISH) -> str:
     """The box that answers "which release has torch.X?" from the measured API index."""
-    return site.fragments["api_lookup"]
+    return site.fragments[language]["api_lookup"]
 
 
-def newest_release(site: GeneratedSite) -> str:
+def newest_release(site: GeneratedSite, language: str = ENGLISH) -> str:
     """The newest covered release in two lines: its date and headline, and links to what it shipped and broke."""
-    return site.fragments["newest_release"]
+    return site.fragments[language]["newest_release"]
 
 
 def latest_release(site: GeneratedSite) -> str:
@@ -70,10 +71,31 @@ def count(site: GeneratedSite, what: str) -> int:
     return counts[what]
 
 
-def feature_stage(site: GeneratedSite, feature_id: str) -> str:
+def feature_stage(site: GeneratedSite, feature_id: str, language: str = ENGLISH) -> str:
     """A feature's latest stage as a badge, with its release: `Beta in 2.0`."""
     latest = _lifecycle(site, feature_id).latest
-    return f"{badge_maker(site.atlas.labels)(latest.stage)} in {latest.version}"
+    edition = site.editions[language]
+    badge = badge_maker(edition.atlas.labels, edition)(latest.stage)
+    return edition.gettext("%(stage)s in %(version)s") % {"stage": badge, "version": latest.version}
+
+
+def translation_coverage(site: GeneratedSite, language: str = ENGLISH) -> str:
+    """How much of the data's visible text reads in this page's language (for the English page: in every edition)."""
+    editions = [site.editions[language]] if language != ENGLISH else [e for e in site.editions.values() if e.coverage]
+    lines = []
+    for edition in editions:
+        state = edition.coverage
+        line = edition.gettext(
+            "%(current)s of %(total)s data texts (%(share)s) have a current %(language)s translation; %(stale)s stale, %(missing)s missing."
+        )
+        values = {
+            "current": f"{len(state.current):,}",
+            "total": f"{state.total:,}",
+            "share": f"{state.share:.1%}",
+            "stale": len(state.stale),
+        }
+        lines.append(line % (values | {"missing": len(state.missing), "language": LANGUAGE_NAMES[edition.language]}))
+    return "\n\n".join(lines)
 
 
 def feature_badge(site: GeneratedSite, feature_id: str) -> str:
@@ -120,17 +142,32 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     oldest_release: None,
     count: _counts,
     feature_stage: lambda site: site.lifecycles,
+    translation_coverage: None,
     feature_badge: lambda site: site.lifecycles,
     readme_section: lambda site: README_SECTIONS,
 }
 
 
+LANGUAGE_AWARE = {
+    release_table,
+    label_schemes,
+    example_counts,
+    topic_table,
+    api_lookup,
+    newest_release,
+    feature_stage,
+    translation_coverage,
+}
+
+
 def every_output(site: GeneratedSite) -> tuple:
-    """What every macro gives for every argument it accepts: a hand-written page renders the same while this does."""
+    """What every macro gives for every argument it accepts, in every edition: a hand-written page renders the same
+    while this does."""
     return tuple(
-        macro(site, *call)
+        macro(site, *call, *language)
         for macro, arguments in MACROS.items()
         for call in ([()] if arguments is None else [(argument,) for argument in arguments(site)])
+        for language in ([(language,) for language in site.editions] if macro in LANGUAGE_AWARE else [()])
     )
 
 
@@ -140,16 +177,22 @@ def define_env(env) -> None:
     def site() -> GeneratedSite:
         return generate_checked(DATA_DIR, site_url=env.conf["site_url"] or "/", repository=env.conf["extra"].get("repository", ""))
 
+    def language() -> str:
+        """The edition of the page being rendered: its language folder (`zh/about.md`), else English."""
+        folder = env.page.file.src_uri.split("/", 1)[0] if env.page else ""
+        return folder if folder in site().editions else ENGLISH
+
     for macro in MACROS:
-        env.macro(_reading_current_site(macro, site), macro.__name__)
+        env.macro(_reading_current_site(macro, site, language if macro in LANGUAGE_AWARE else None), macro.__name__)
 
 
-def _reading_current_site(macro: Callable, site: Callable[[], GeneratedSite]) -> Callable:
-    """The macro as pages call it: without the site, which it reads when called."""
+def _reading_current_site(macro: Callable, site: Callable[[], GeneratedSite], language: Callable[[], str] | None) -> Callable:
+    """The macro as pages call it: without the site, which it reads when called (nor the page's language, for a macro
+    whose output is in the page's language)."""
 
     @functools.wraps(macro)
     def call(*args):
-        return macro(site(), *args)
+        return macro(site(), *args, language()) if language else macro(site(), *args)
 
     del call.__wrapped__  # pages see the signature without `site`
     return call

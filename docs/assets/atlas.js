@@ -1,9 +1,16 @@
-/* PyTorch Release Atlas: feature-matrix filters and upgrade-path selection, kept in the URL; and `atlas.element`,
-   with which the lookup and the resolver write their answers (text as textContent, never markup). */
+/* PyTorch Release Atlas: feature-matrix filters and upgrade-path selection, kept in the URL; `atlas.element`,
+   with which the lookup and the resolver write their answers (text as textContent, never markup); and `atlas.text`,
+   the interface text of the page's language (the Chinese pages load their words first, as `window.atlasWords`). */
 (function () {
   "use strict";
 
   window.atlas = {
+    text: function (english, values) {
+      const words = window.atlasWords || {};
+      return (words[english] || english).replace(/\{(\w+)\}/g, function (whole, name) {
+        return values && name in values ? String(values[name]) : whole;
+      });
+    },
     element: function (tag, text, attributes) {
       const node = document.createElement(tag);
       if (text) { node.textContent = text; }
@@ -11,6 +18,7 @@
       return node;
     },
   };
+  const atlas = window.atlas;
 
   function readParams(names) {
     const params = new URLSearchParams(window.location.search);
@@ -51,7 +59,7 @@
         row.hidden = !visible;
         if (visible) { shown += 1; }
       });
-      form.elements.count.value = shown + " of " + rows.length + " features";
+      form.elements.count.value = atlas.text("{shown} of {total} features", { shown: shown, total: rows.length });
       writeParams(chosen);
     }
 
@@ -164,9 +172,10 @@
         }
       });
       form.elements.summary.value = valid
-        ? "From " + from + " to " + to + ": " + counts.breaking + " backwards-incompatible changes, " +
-          counts.deprecation + " deprecations, " + counts.removal + " removals, " + counts.moved + " stage changes"
-        : "Choose a target release newer than " + from + ".";
+        ? atlas.text("From {from} to {to}: {breaking} backwards-incompatible changes, {deprecations} deprecations, {removals} removals, {moved} stage changes", {
+          from: from, to: to, breaking: counts.breaking, deprecations: counts.deprecation, removals: counts.removal, moved: counts.moved,
+        })
+        : atlas.text("Choose a target release newer than {from}.", { from: from });
       writeParams({ from: from, to: to, kind: kind, topic: topic });
     }
 
@@ -239,7 +248,9 @@
       sections.forEach(function (item) {
         if (item.entries.length) { show(item, item.entries.some(function (e) { return e.shown; })); }
       });
-      form.elements.count.value = topic || kind ? shown + " of " + entries.length + " entries shown" : entries.length + " entries";
+      form.elements.count.value = topic || kind
+        ? atlas.text("{shown} of {total} entries shown", { shown: shown, total: entries.length })
+        : atlas.text("{total} entries", { total: entries.length });
       writeParams({ topic: topic, kind: kind });
     }
 
@@ -252,7 +263,7 @@
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     form.hidden = false;
     if (!form.elements.topic.value && !form.elements.kind.value) {  // nothing to hide: leave the page as it loaded
-      form.elements.count.value = entries.length + " entries";
+      form.elements.count.value = atlas.text("{total} entries", { total: entries.length });
       return;
     }
     apply();
@@ -294,6 +305,20 @@
     });
     document.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach(function (box) { observer.observe(box); });
   }
+
+  // The language switch goes to this page in the other edition, with the reader's query and anchor. The header stays
+  // as it was under instant navigation, so the page is the one in the address bar: its path from the site's root
+  // (read once, from the page the header came with), without the edition's folder, under the other edition's.
+  const switches = document.querySelectorAll("a[data-atlas-switch]");
+  const root = switches.length ? new URL(switches[0].dataset.atlasRoot, window.location.href).pathname : "/";
+  const folders = Array.prototype.map.call(switches, function (link) { return link.hreflang + "/"; }).concat([document.documentElement.lang + "/"]);
+  document.addEventListener("click", function (event) {
+    const link = event.target instanceof Element ? event.target.closest("a[data-atlas-switch]") : null;
+    if (!link || !window.location.pathname.startsWith(root)) { return; }
+    let path = window.location.pathname.slice(root.length);
+    folders.forEach(function (folder) { if (folder !== "en/" && path.startsWith(folder)) { path = path.slice(folder.length); } });
+    link.href = root + (link.hreflang === "en" ? "" : link.hreflang + "/") + path + window.location.search + window.location.hash;
+  });
 
   function setup() {
     makeScrollersFocusable();

@@ -5,6 +5,7 @@
   "use strict";
 
   const SHOWN_MENTIONS = 4; // entries of the atlas that cite a name, shown under it (oldest first)
+  const atlas = window.atlas;
   let loaded = null; // a promise of {index, mentions, paged}
 
   function load(form) {
@@ -118,15 +119,17 @@
   function describe(data, path, entry) {
     const v = entry.v || [];
     const facts = [];
-    const kind = data.index.kinds[entry.k].replace("constant:", "constant of type ");
+    const kind = data.index.kinds[entry.k];  // as the index writes it; shown in words by kindText
     if (!v.length) {
-      facts.push(entry.x ? "only raises, from PyTorch " + releaseAt(data, entry.x[0]) : "never usable");
+      facts.push(entry.x ? atlas.text("only raises, from PyTorch {release}", { release: releaseAt(data, entry.x[0]) }) : atlas.text("never usable"));
     } else {
-      facts.push("available since PyTorch " + releaseAt(data, v[0]));
+      facts.push(atlas.text("available since PyTorch {release}", { release: releaseAt(data, v[0]) }));
       for (let i = 1; i < v.length; i += 2) {
-        facts.push("removed in " + releaseAt(data, v[i]) + (i + 1 < v.length ? ", back in " + releaseAt(data, v[i + 1]) : ""));
+        facts.push(i + 1 < v.length
+          ? atlas.text("removed in {removed}, back in {back}", { removed: releaseAt(data, v[i]), back: releaseAt(data, v[i + 1]) })
+          : atlas.text("removed in {release}", { release: releaseAt(data, v[i]) }));
       }
-      if (entry.x) { facts.push("only raises from " + releaseAt(data, entry.x[0])); }
+      if (entry.x) { facts.push(atlas.text("only raises from {release}", { release: releaseAt(data, entry.x[0]) })); }
     }
     return { path: path, kind: kind, facts: facts, entry: entry };
   }
@@ -137,11 +140,13 @@
     const facts = [];
     const v = p.v || [];
     for (let i = 0; i < v.length; i += 2) {
-      facts.push("parameter " + param + " added in " + releaseAt(data, v[i]));
-      if (i + 1 < v.length) { facts.push("parameter " + param + " removed in " + releaseAt(data, v[i + 1])); }
+      facts.push(atlas.text("parameter {param} added in {release}", { param: param, release: releaseAt(data, v[i]) }));
+      if (i + 1 < v.length) { facts.push(atlas.text("parameter {param} removed in {release}", { param: param, release: releaseAt(data, v[i + 1]) })); }
     }
     (p.d || []).slice(1).forEach(function (change, n) {
-      facts.push("default of " + param + " changed from " + p.d[n][1] + " to " + change[1] + " in " + releaseAt(data, change[0]));
+      facts.push(atlas.text("default of {param} changed from {before} to {after} in {release}", {
+        param: param, before: p.d[n][1], after: change[1], release: releaseAt(data, change[0]),
+      }));
     });
     return facts;
   }
@@ -152,24 +157,28 @@
     return null;
   }
 
-  // Features whose name is the question, or else (from three characters on) whose name starts with it or holds it,
-  // the shortest first; at most five.
+  // Features whose name is the question, or else (from three characters on, or two Chinese ones) whose name starts
+  // with it or holds it, the shortest first; at most five. A Chinese page matches and shows the Chinese names too.
   function features(data, question) {
     const q = question.trim().replace(/^[`'"]+|[`'"]+$/g, "").toLowerCase();
-    if (q.length < 3) { return []; }
+    if (q.length < (/[\u4e00-\u9fff]/.test(q) ? 2 : 3)) { return []; }
+    const language = document.documentElement.lang;
     const ranked = [];
     data.features.forEach(function (feature) {
-      const name = feature.name.toLowerCase();
-      const at = name === q || feature.id === q ? 0 : name.startsWith(q) ? 1 : name.indexOf(q) >= 0 ? 2 : -1;
-      if (at >= 0) { ranked.push([at, name.length, feature]); }
+      const names = [feature.name, feature[language]].filter(Boolean).map(function (n) { return n.toLowerCase(); });
+      const ats = names.map(function (name) {
+        return name === q || feature.id === q ? 0 : name.startsWith(q) ? 1 : name.indexOf(q) >= 0 ? 2 : 3;
+      });
+      const at = Math.min.apply(null, ats);
+      if (at < 3) { ranked.push([at, names[names.length - 1].length, feature]); }
     });
     ranked.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     const whole = ranked.length && ranked[0][0] === 0;  // a feature of that very name: it alone answers
     return ranked.filter(function (r) { return !whole || r[0] === 0; }).slice(0, 5).map(function (r) {
       const feature = r[2];
-      const facts = ["since PyTorch " + feature.since];
-      if (feature.latest) { facts.push(feature.latest[0] + " in " + feature.latest[1]); }
-      return { path: feature.name, kind: "feature", facts: facts, page: "features/" + feature.id + "/", entry: null };
+      const facts = [atlas.text("since PyTorch {release}", { release: feature.since })];
+      if (feature.latest) { facts.push(atlas.text("{stage} in {release}", { stage: stageText(feature.latest[0]), release: feature.latest[1] })); }
+      return { path: feature[language] || feature.name, kind: "feature", facts: facts, page: "features/" + feature.id + "/", entry: null };
     });
   }
 
@@ -193,7 +202,7 @@
           const entry = entryOf(data, path);
           const described = describe(data, path, entry);
           const facts = parameterFacts(data, entry, asked.param);
-          described.facts = facts || ["no change to parameter " + asked.param + " was measured: it was there in every release whose signature could be read"];
+          described.facts = facts || [atlas.text("no change to parameter {param} was measured: it was there in every release whose signature could be read", { param: asked.param })];
           ranked.push([facts ? 0 : 1, path === "torch" + suffix ? 0 : 1, path.length, described]);
         }
       });
@@ -233,12 +242,53 @@
 
   const element = window.atlas.element;
 
+  // A name's kind in words: the index's word (a "constant:" kind with its type), or "feature".
+  function kindText(kind) {
+    if (kind.startsWith("constant:")) { return atlas.text("constant of type {type}", { type: kind.slice("constant:".length) }); }
+    switch (kind) {
+      case "builtin": return atlas.text("builtin");
+      case "class": return atlas.text("class");
+      case "classmethod": return atlas.text("classmethod");
+      case "dtype": return atlas.text("dtype");
+      case "error": return atlas.text("error");
+      case "function": return atlas.text("function");
+      case "method": return atlas.text("method");
+      case "module": return atlas.text("module");
+      case "other": return atlas.text("other");
+      case "property": return atlas.text("property");
+      case "staticmethod": return atlas.text("staticmethod");
+      case "feature": return atlas.text("feature");
+      default: return kind;
+    }
+  }
+
+  // A feature's latest stage: a stability label as its release wrote it; the site's words for no label, deprecated, removed.
+  function stageText(stage) {
+    switch (stage) {
+      case "No label": return atlas.text("No label");
+      case "Deprecated": return atlas.text("Deprecated");
+      case "Removed": return atlas.text("Removed");
+      default: return stage;
+    }
+  }
+
+  // What an entry citing a name is: a feature's stability label, as written, or a change's kind in words.
+  function whatText(what) {
+    switch (what) {
+      case "breaking": return atlas.text("breaking");
+      case "deprecation": return atlas.text("deprecation");
+      case "removal": return atlas.text("removal");
+      default: return what;
+    }
+  }
+
   function show(data, box, question, up) {
     box.replaceChildren();
     const found = answer(data, question);
     if (!found.length) {
-      box.append(element("p", "No public name of torch matches “" + question.trim() + "” in any release from " +
-        data.index.releases[0] + " to " + data.index.releases[data.index.releases.length - 1] + "."));
+      box.append(element("p", atlas.text("No public name of torch matches “{question}” in any release from {first} to {last}.", {
+        question: question.trim(), first: data.index.releases[0], last: data.index.releases[data.index.releases.length - 1],
+      })));
       return;
     }
     const list = element("ul", "", { class: "atlas-lookup-results" });
@@ -247,17 +297,17 @@
       const link = item.page ? up + item.page : pageOf(data, item.path, up);
       const name = element(item.page ? "strong" : "code", item.path);
       row.append(link ? (function () { const a = element("a", "", { href: link }); a.append(name); return a; })() : name);
-      row.append(element("span", " (" + item.kind + "): "));
-      row.append(element("strong", item.facts.join("; ")));
+      row.append(element("span", atlas.text(" ({kind}): ", { kind: kindText(item.kind) })));
+      row.append(element("strong", item.facts.join(atlas.text("; "))));
       const mentions = !item.page && Object.prototype.hasOwnProperty.call(data.mentions, item.path) ? data.mentions[item.path] : [];
       mentions.slice(0, SHOWN_MENTIONS).forEach(function (mention) {
         const cite = element("div", "", { class: "atlas-lookup-mention" });
-        cite.append(element("span", "PyTorch " + mention[0] + " (" + mention[2] + "): "));
+        cite.append(element("span", atlas.text("PyTorch {release} ({what}): ", { release: mention[0], what: whatText(mention[2]) })));
         cite.append(element("a", mention[3], { href: up + "releases/" + mention[0] + "/#" + mention[1] }));
         row.append(cite);
       });
       if (mentions.length > SHOWN_MENTIONS) {
-        row.append(element("div", "… and " + (mentions.length - SHOWN_MENTIONS) + " more entries of the atlas", { class: "atlas-lookup-mention" }));
+        row.append(element("div", atlas.text("… and {n} more entries of the atlas", { n: mentions.length - SHOWN_MENTIONS }), { class: "atlas-lookup-mention" }));
       }
       list.append(row);
     });
@@ -288,7 +338,7 @@
           // The address records the question once the answer is shown: writing history costs a phone ~15 ms.
           if (write) { window.setTimeout(function () { remember(question); }, 0); }
         }, function () {
-          box.textContent = "The API index could not be loaded.";
+          box.textContent = atlas.text("The API index could not be loaded.");
         });
       };
       form.addEventListener("submit", function (event) { event.preventDefault(); run(true); });

@@ -17,7 +17,8 @@
     return loaded;
   }
 
-  const node = window.atlas.element;
+  const atlas = window.atlas;
+  const node = atlas.element;
 
   function numbers(version) { return version.split(".").map(function (part) { return parseInt(part, 10); }); }
 
@@ -38,11 +39,12 @@
     const capability = named ? named.compute_capability : value.replace(/^sm_?/i, "");
     const parts = /^(\d{1,2})\.(\d)$/.exec(capability) || /^(\d{1,2})(\d)$/.exec(capability);
     if (!parts) { return undefined; }
-    const label = (named ? named.name + ", " : "") + "compute capability " + parts[1] + "." + parts[2];
+    const values = { name: named ? named.name : "", capability: parts[1] + "." + parts[2] };
+    const label = named ? atlas.text("{name}, compute capability {capability}", values) : atlas.text("compute capability {capability}", values);
     return { major: parseInt(parts[1], 10), minor: parseInt(parts[2], 10), arch: parseInt(parts[1] + parts[2], 10), label: label };
   }
 
-  function smList(arches) { return arches.map(function (a) { return "sm_" + a; }).join(", "); }
+  function smList(arches) { return arches.map(function (a) { return "sm_" + a; }).join(atlas.text(", ")); }
 
   // Whether a build's GPU code runs on the GPU: a cubin runs on its own major version at its minor or later;
   // PTX is compiled by the driver for any later GPU.
@@ -55,15 +57,19 @@
   function driverVerdict(data, cuda, driver, how) {  // the measured builds are Linux ones: Linux figures
     const toolkit = data.drivers.find(function (d) { return d.cuda === cuda; });
     const least = toolkit && toolkit.linux;
-    if (!least) { return { ok: null, text: "NVIDIA's least driver for CUDA " + cuda + " is not recorded here" }; }
-    if (atLeast(driver, least)) { return { ok: true, text: "driver " + driver + " is at least the " + least + " that CUDA " + cuda + " needs" }; }
+    if (!least) { return { ok: null, text: atlas.text("NVIDIA's least driver for CUDA {cuda} is not recorded here", { cuda: cuda }) }; }
+    const values = { driver: driver, least: least, cuda: cuda };
+    if (atLeast(driver, least)) { return { ok: true, text: atlas.text("driver {driver} is at least the {least} that CUDA {cuda} needs", values) }; }
     const series = data.minor_version_compatibility.find(function (s) { return s.major === numbers(cuda)[0]; });
+    if (series) { values.branch = series.branch; }
     if (series && how === "cubin" && numbers(driver)[0] >= series.branch) {
-      return { ok: true, text: "driver " + driver + " is older than CUDA " + cuda + "'s " + least + " but of branch " + series.branch +
-        " or later: it runs under minor version compatibility (features that need a newer driver report an error)" };
+      return { ok: true, text: atlas.text("driver {driver} is older than CUDA {cuda}'s {least} but of branch {branch} or later: it runs under minor version compatibility (features that need a newer driver report an error)", values) };
     }
-    return { ok: false, text: "driver " + driver + " is older than the " + least + " that CUDA " + cuda + " needs" +
-      (series ? (how === "ptx" ? " (code compiled from PTX needs that driver)" : " or than branch " + series.branch + " for minor version compatibility") : "") };
+    return { ok: false, text: !series
+      ? atlas.text("driver {driver} is older than the {least} that CUDA {cuda} needs", values)
+      : how === "ptx"
+        ? atlas.text("driver {driver} is older than the {least} that CUDA {cuda} needs (code compiled from PTX needs that driver)", values)
+        : atlas.text("driver {driver} is older than the {least} that CUDA {cuda} needs or than branch {branch} for minor version compatibility", values) };
   }
 
   // One release's verdict: {version, runs: true|false|null, reasons: [..]}.
@@ -71,32 +77,37 @@
     const fits = function (python) { return ask.python ? python === ask.python : !/t$/.test(python); };  // no Python given: any
     const version = release.versions.find(function (v) { return (v.wheels[ask.os] || []).some(fits); });
     if (!version) {
-      const which = ask.python ? "Python " + ask.python : "any Python";
-      return { release: release, runs: false, reasons: ["no wheel for " + which + " on " + data.platforms[ask.os] + " in any " + release.release + ".x release"] };
+      const values = { python: ask.python, platform: data.platforms[ask.os], release: release.release };
+      return { release: release, runs: false, reasons: [ask.python
+        ? atlas.text("no wheel for Python {python} on {platform} in any {release}.x release", values)
+        : atlas.text("no wheel for any Python on {platform} in any {release}.x release", values)] };
     }
     const verdict = { release: release, version: version, runs: true, reasons: [] };
-    if (!ask.python) { verdict.reasons.push("wheels for Python " + version.wheels[ask.os].filter(fits).join(", ")); }
-    if (!ask.gpu) { verdict.reasons.push("the CPU build runs; no GPU was given"); return verdict; }
+    if (!ask.python) { verdict.reasons.push(atlas.text("wheels for Python {pythons}", { pythons: version.wheels[ask.os].filter(fits).join(atlas.text(", ")) })); }
+    if (!ask.gpu) { verdict.reasons.push(atlas.text("the CPU build runs; no GPU was given")); return verdict; }
     if (ask.os !== data.measured.platform || !version.linux) {
       verdict.runs = null;
-      verdict.reasons.push("the wheel installs; whether it uses the GPU is measured here for Linux (x86_64) wheels only");
+      verdict.reasons.push(atlas.text("the wheel installs; whether it uses the GPU is measured here for Linux (x86_64) wheels only"));
       return verdict;
     }
     const code = version.linux;
-    if (!code.cuda) { verdict.runs = false; verdict.reasons.push("PyPI's wheel is a CPU-only build"); return verdict; }
+    if (!code.cuda) { verdict.runs = false; verdict.reasons.push(atlas.text("PyPI's wheel is a CPU-only build")); return verdict; }
     const how = gpuCode(code, ask.gpu);
     if (!how) {
       verdict.runs = false;
-      verdict.reasons.push("its CUDA " + code.cuda + " build has GPU code for " + smList(code.sm) + (code.ptx.length ? " and PTX for " + smList(code.ptx) : "") +
-        ", none of which runs on " + ask.gpu.label);
+      const values = { cuda: code.cuda, sm: smList(code.sm), ptx: smList(code.ptx), gpu: ask.gpu.label };
+      verdict.reasons.push(code.ptx.length
+        ? atlas.text("its CUDA {cuda} build has GPU code for {sm} and PTX for {ptx}, none of which runs on {gpu}", values)
+        : atlas.text("its CUDA {cuda} build has GPU code for {sm}, none of which runs on {gpu}", values));
       return verdict;
     }
     if (how === "cubin") {
-      verdict.reasons.push("its CUDA " + code.cuda + " build has GPU code for " + ask.gpu.label);
+      verdict.reasons.push(atlas.text("its CUDA {cuda} build has GPU code for {gpu}", { cuda: code.cuda, gpu: ask.gpu.label }));
     } else {  // only PTX: torch's own kernels can be compiled by the driver, but whether the libraries it bundles can is not measured
       verdict.runs = null;
-      verdict.reasons.push("its CUDA " + code.cuda + " build has no compiled code for " + ask.gpu.label + ", only PTX that the driver " +
-        "compiles for it on first use; whether the libraries it bundles have code for it is not measured");
+      verdict.reasons.push(atlas.text("its CUDA {cuda} build has no compiled code for {gpu}, only PTX that the driver compiles for it on first use; whether the libraries it bundles have code for it is not measured", {
+        cuda: code.cuda, gpu: ask.gpu.label,
+      }));
     }
     if (ask.driver) {
       const driver = driverVerdict(data, code.cuda, ask.driver, how);
@@ -112,11 +123,12 @@
     const running = verdicts.filter(function (v) { return v.runs === true; });
     const summary = node("p", "", { class: "atlas-resolver-summary" });
     if (running.length) {
-      const named = function (v) { return "PyTorch " + v.release.release + " (" + v.version.version + ")"; };
-      summary.textContent = "Newest release that runs: " + named(running[0]) + ". Oldest release that runs: " +
-        named(running[running.length - 1]) + ". " + running.length + " of " + verdicts.length + " releases run.";
+      const named = function (v) { return atlas.text("PyTorch {release} ({version})", { release: v.release.release, version: v.version.version }); };
+      summary.textContent = atlas.text("Newest release that runs: {newest}. Oldest release that runs: {oldest}. {running} of {total} releases run.", {
+        newest: named(running[0]), oldest: named(running[running.length - 1]), running: running.length, total: verdicts.length,
+      });
     } else {
-      summary.textContent = "No release of PyTorch on PyPI runs on this machine as described.";
+      summary.textContent = atlas.text("No release of PyTorch on PyPI runs on this machine as described.");
     }
     box.append(summary);
     const list = node("ol", "", { class: "atlas-resolver-releases" });
@@ -124,13 +136,13 @@
       const item = node("li", "", { class: "atlas-resolver-" + (v.runs === true ? "runs" : v.runs === false ? "fails" : "unknown") });
       const head = node("p");
       head.append(node("a", "PyTorch " + (v.version ? v.version.version : v.release.release), { href: up + v.release.page }));
-      head.append(document.createTextNode(v.runs === true ? ": runs" : v.runs === false ? ": does not run" : ": installs; not known to use the GPU"));
+      head.append(document.createTextNode(v.runs === true ? atlas.text(": runs") : v.runs === false ? atlas.text(": does not run") : atlas.text(": installs; not known to use the GPU")));
       item.append(head);
-      item.append(node("p", v.reasons.join("; ") + "."));
+      item.append(node("p", atlas.text("{reasons}.", { reasons: v.reasons.join(atlas.text("; ")) })));
       if (v.version && v.runs !== false) {
         const companions = Object.keys(v.release.companions).map(function (name) { return name + " " + v.release.companions[name]; });
         item.append(node("code", "pip install torch==" + v.version.version, { class: "atlas-resolver-command" }));
-        if (companions.length) { item.append(node("p", "Goes with " + companions.join(" and ") + " (the release's own table).")); }
+        if (companions.length) { item.append(node("p", atlas.text("Goes with {companions} (the release's own table).", { companions: companions.join(atlas.text(" and ")) }))); }
       }
       list.append(item);
     });
@@ -154,16 +166,16 @@
           const gpu = readGpu(form.elements.gpu.value, data.gpus);
           const driver = form.elements.driver.value.trim();
           if (gpu === undefined) {
-            box.replaceChildren(node("p", "Give the GPU by a name from the list or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it)."));
+            box.replaceChildren(node("p", atlas.text("Give the GPU by a name from the list or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it).")));
             return;
           }
           if (driver && !/^\d{3}(\.\d{1,3}){0,2}$/.test(driver)) {
-            box.replaceChildren(node("p", "Give the driver as nvidia-smi prints it, such as 535.104.05."));
+            box.replaceChildren(node("p", atlas.text("Give the driver as nvidia-smi prints it, such as 535.104.05.")));
             return;
           }
           show(data, box, { gpu: gpu, os: form.elements.os.value, python: form.elements.python.value, driver: driver }, up);
           if (write) { remember(form); }
-        }, function () { box.textContent = "The compatibility data could not be loaded."; });
+        }, function () { box.textContent = atlas.text("The compatibility data could not be loaded."); });
       };
       form.addEventListener("submit", function (event) { event.preventDefault(); run(true); });
       const asked = new URLSearchParams(window.location.search);

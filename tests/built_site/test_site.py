@@ -277,11 +277,12 @@ def test_a_feature_from_one_release_has_an_address_that_leads_to_its_entry(built
     single = [lc for lc in indexes.build_lifecycles(ATLAS).values() if not lc.has_page]
     assert single, "the real data has features that one release mentions and no record names"
     for lifecycle in single:
-        stub = built_site.page(f"features/{lifecycle.id}/")
-        file, fragment = _resolve(built_site, stub, redirects[stub])
-        assert (file, fragment) == (built_site.page(f"releases/{lifecycle.stages[0].version}/"), lifecycle.id)
-        assert fragment in parse(file).ids
-    assert len(redirects) == len(single) + len(ATLAS.redirects)
+        for edition in ("", "zh/"):  # the Chinese address leads to the Chinese entry
+            stub = built_site.page(f"{edition}features/{lifecycle.id}/")
+            file, fragment = _resolve(built_site, stub, redirects[stub])
+            assert (file, fragment) == (built_site.page(f"{edition}releases/{lifecycle.stages[0].version}/"), lifecycle.id)
+            assert fragment in parse(file).ids
+    assert len(redirects) == 2 * len(single) + len(ATLAS.redirects)
     assert (built_site.files / THEME_ICON).exists()  # the icon redirect pages name
 
 

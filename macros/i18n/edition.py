@@ -1,0 +1,147 @@
+"""One language edition of the site: the data in that language where a current translation exists, and the words of
+its interface (headings, table heads, legends, form labels) from `data/translations/<language>/interface.yaml`.
+
+English is the edition with no catalog: every word is its own translation. Another edition serves its pages under
+`<language>/` with the same paths and anchors as the English.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from ..model import Atlas
+from ..yamlfile import DataError, DataErrors, read_yaml
+from .store import GLOSSARY, INTERFACE, SCRIPTS, TRANSLATIONS, Coverage, coverage, load_translations, translation_dir
+from .texts import visible_texts, with_texts
+
+ENGLISH = "en"
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
+_DATES = {"en": "{d:%B} {d.day}, {d.year}", "zh": "{d.year} 年 {d.month} 月 {d.day} 日"}
+
+
+@dataclass
+class Edition:
+    """The site in one language: its data (texts translated where current), interface words, and what shows in English."""
+
+    language: str
+    atlas: Atlas
+    words: dict[str, str] = field(default_factory=dict)
+    glosses: dict[str, str] = field(default_factory=dict)  # stability label -> its gloss in this language
+    script_words: dict[str, str] = field(default_factory=dict)  # the scripts' interface text (interface/scripts.yaml)
+    untranslated: frozenset[tuple[str, str]] = frozenset()  # (data file, field key) still read in English: stale or missing
+    coverage: Coverage | None = None
+    unknown_words: set[str] = field(default_factory=set)  # interface text asked for that the catalog lacks
+
+    @property
+    def prefix(self) -> str:
+        """Where the edition's pages live under the site root: "" for English, `zh/` for Chinese."""
+        return "" if self.language == ENGLISH else f"{self.language}/"
+
+    @property
+    def to_files(self) -> str:
+        """From the edition's root to the site root, where the files for tools live (JSON, feed, badges): "" or `../`."""
+        return "../" * self.prefix.count("/")
+
+    def words_script(self) -> str:
+        """`<edition>/assets/words.js`: the scripts' interface text, which the edition's pages load before the scripts."""
+        words = json.dumps(self.script_words, ensure_ascii=False, sort_keys=True, indent=0).replace("</", "<\\/")
+        source = f"data/{TRANSLATIONS}/{self.language}/{INTERFACE}/{SCRIPTS}.yaml"
+        return f"/* The interface text of the site's scripts in this edition, from {source}. */\nwindow.atlasWords = {words};\n"
+
+    def gettext(self, message: str) -> str:
+        """The interface text in this edition's language (the English itself for English)."""
+        if self.language == ENGLISH:
+            return message
+        found = self.words.get(message)
+        if found is None:
+            self.unknown_words.add(message)
+            return message
+        return found
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        """The text for a count: English has two forms, Chinese one (the catalog's entry under the singular)."""
+        return (singular if count == 1 else plural) if self.language == ENGLISH else self.gettext(singular)
+
+    def long_date(self, day: date) -> str:
+        """A date as the edition writes it: `October 21, 2021`, `2021 年 10 月 21 日`."""
+        return _DATES[self.language].format(d=day)
+
+    def in_english(self, file: str, item: str) -> bool:
+        """Whether some text of this entry or record (`features.<id>`, `changes.<id>`, a record id) still reads in English."""
+        return self.language != ENGLISH and any(f == file and key.startswith(item + ".") for f, key in self.untranslated)
+
+    def check_words(self) -> None:
+        """Stop the build if a page asked for interface text the catalog lacks, naming each one."""
+        if self.unknown_words:
+            where = f"data/{TRANSLATIONS}/{self.language}/{INTERFACE}/"
+            raise DataErrors([DataError(where, f"no translation of the interface text {word!r}") for word in sorted(self.unknown_words)])
+
+
+def english_edition(atlas: Atlas) -> Edition:
+    """The English site."""
+    return Edition(ENGLISH, atlas)
+
+
+def translated_edition(atlas: Atlas, data_dir: Path, language: str) -> Edition:
+    """The site in `language`: current translations in place of the English texts; a stale or missing one leaves its
+    text in English (the page says so, the build warns, and a strict build stops). Raises DataErrors for a broken
+    translation file or interface catalog."""
+    if language not in LANGUAGE_NAMES or language == ENGLISH:
+        known = ", ".join(code for code in LANGUAGE_NAMES if code != ENGLISH)
+        raise DataErrors(
+            [DataError(f"data/{TRANSLATIONS}/{language}/", f"no edition of the site is in {language!r}; expected one of: {known}")]
+        )
+    texts = visible_texts(atlas)
+    translations, errors = load_translations(data_dir, language, texts)
+    words, script_words = _interface_words(data_dir, language, errors)
+    glosses = _label_glosses(data_dir, language, errors)
+    state = coverage(language, texts, translations)
+    if errors:
+        raise DataErrors(errors)
+    translated = with_texts(atlas, lambda file, key, english: state.current.get((file, key), english))
+    return Edition(language, translated, words, glosses, script_words, frozenset((*state.stale, *state.missing)), state)
+
+
+def _interface_words(data_dir: Path, language: str, errors: list[DataError]) -> tuple[dict[str, str], dict[str, str]]:
+    """The interface catalog: every file of `interface/`, each a mapping from English interface text to its translation
+    (a text given two different translations is an error); and apart, the scripts' own (`scripts.yaml`)."""
+    words: dict[str, str] = {}
+    script_words: dict[str, str] = {}
+    for path in sorted((translation_dir(data_dir, language) / INTERFACE).glob("*.yaml")):
+        shown = f"data/{TRANSLATIONS}/{language}/{INTERFACE}/{path.name}"
+        document, problems = read_yaml(path, shown, data_dir)
+        errors += problems
+        if document is None:
+            continue
+        if not isinstance(document.data, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in document.data.items()
+        ):
+            errors.append(DataError(shown, "expected a mapping from each English interface text to its translation"))
+            continue
+        if path.stem == SCRIPTS:
+            script_words = document.data
+            continue
+        for english, translated in document.data.items():
+            if words.get(english, translated) != translated:
+                errors.append(
+                    DataError(shown, f"{english!r} has another translation in another file", document.line_of((english,)), (english,))
+                )
+            words[english] = translated
+    return words, script_words
+
+
+def _label_glosses(data_dir: Path, language: str, errors: list[DataError]) -> dict[str, str]:
+    """Each stability label's gloss, from the glossary (`labels: [{label, gloss}]`)."""
+    shown = f"data/{translation_dir(Path(), language).as_posix()}/{GLOSSARY}"
+    document, problems = read_yaml(translation_dir(data_dir, language) / GLOSSARY, shown, data_dir)
+    errors += problems
+    if document is None:
+        return {}
+    labels = document.data.get("labels") if isinstance(document.data, dict) else None
+    if not isinstance(labels, list) or not all(isinstance(x, dict) and set(x) == {"label", "gloss"} for x in labels):
+        errors.append(DataError(shown, "expected `labels:` a list of {label, gloss}"))
+        return {}
+    return {x["label"]: x["gloss"] for x in labels}

@@ -1,0 +1,88 @@
+"""What the theme needs to show each page in its edition: the page's language, its counterparts in the other
+editions (for the language switch and `hreflang`), the edition's part of the navigation, and, once the site is
+written, each edition's own search index and sitemap (so a Chinese page searches and prefetches Chinese pages)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .edition import ENGLISH, LANGUAGE_NAMES
+
+SEARCH_INDEX = "search/search_index.json"
+SITEMAP = "sitemap.xml"
+
+
+@dataclass(frozen=True, slots=True)
+class PageEdition:
+    """One page as its edition sees it: its language, its home, and the same page in each language (site-root URLs)."""
+
+    language: str
+    prefix: str
+    home: str
+    counterparts: tuple[tuple[str, str, str], ...]  # (language, its name, URL of this page in it), English first
+
+
+def page_edition(url: str | None, languages: tuple[str, ...]) -> PageEdition:
+    """The edition of the page at site-root URL `url` (`zh/releases/1.10/`), among the translated `languages`."""
+    url = url or ""
+    folder = url.split("/", 1)[0]
+    language = folder if folder in languages else ENGLISH
+    prefix = "" if language == ENGLISH else f"{language}/"
+    english_url = url[len(prefix) :]
+    others = [(code, f"{code}/{english_url}") for code in languages]
+    counterparts = tuple((code, LANGUAGE_NAMES[code], target) for code, target in [(ENGLISH, english_url), *others])
+    return PageEdition(language, prefix, prefix, counterparts)
+
+
+def without_absent_editions(files, languages: tuple[str, ...]):
+    """The docs files without the hand-written pages of an edition the data has no translations for (such as `zh/`
+    beside data that has no `translations/zh/`): their links would lead to pages this build does not make."""
+    for file in [f for f in files if f.src_uri.split("/", 1)[0] in set(LANGUAGE_NAMES) - {ENGLISH, *languages}]:
+        files.remove(file)
+    return files
+
+
+def edition_nav_items(items: list, language: str, languages: tuple[str, ...]) -> list:
+    """The top-level navigation items of one edition: each translated edition's tree is a section named after its
+    language; English shows everything else."""
+    names = {LANGUAGE_NAMES[code]: code for code in languages}
+    if language == ENGLISH:
+        return [item for item in items if not (item.is_section and item.title in names)]
+    return next((item.children for item in items if item.is_section and names.get(item.title) == language), [])
+
+
+def edition_base(base_url: str, edition: PageEdition) -> str:
+    """The theme's `base` for a page of this edition: where its search index and sitemap are, from the page."""
+    return f"{base_url}/{edition.prefix}" if edition.prefix else base_url
+
+
+def split_search_index(search_index, site_dir: str, languages: tuple[str, ...], config: dict) -> None:
+    """Move each translated edition's pages out of Material's search index (which then holds the English) into the
+    edition's own index, `<language>/search/search_index.json`, with locations from the edition's folder."""
+    entries = search_index.entries
+    for language in languages:
+        prefix = f"{language}/"
+        own = [entry | {"location": entry["location"][len(prefix) :]} for entry in entries if entry["location"].startswith(prefix)]
+        path = Path(site_dir) / prefix / SEARCH_INDEX
+        path.parent.mkdir(parents=True, exist_ok=True)
+        document = {"config": config | {"lang": [ENGLISH, language]}, "docs": own}
+        path.write_text(json.dumps(document, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    search_index.entries = [entry for entry in entries if entry["location"].split("/", 1)[0] not in languages]
+
+
+_URL = re.compile(r"<url>.*?</url>\s*", re.DOTALL)
+
+
+def write_edition_sitemaps(site_dir: str, site_url: str, languages: tuple[str, ...]) -> None:
+    """Each translated edition's sitemap, `<language>/sitemap.xml`: the site's entries for its pages (what the theme's
+    instant navigation reads to know which links it may load in place)."""
+    whole = (Path(site_dir) / SITEMAP).read_text(encoding="utf-8")
+    for language in languages:
+        start = f"<loc>{site_url.rstrip('/')}/{language}/"
+        own = [entry for entry in _URL.findall(whole) if start in entry]
+        head, _, _ = whole.partition("<url>")
+        path = Path(site_dir) / language / SITEMAP
+        path.write_text(head + "".join(own).rstrip() + "\n</urlset>\n" if own else whole, encoding="utf-8")

@@ -1,0 +1,120 @@
+"""The Chinese edition as a reader meets it: the language switch keeps page and anchor, Chinese search finds words inside
+Chinese sentences, the interface speaks Chinese, and no page is wider than a phone."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser.conftest import in_view
+
+PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize(
+    ("start", "target"),
+    [
+        ("releases/1.10/#cuda-graphs", "zh/releases/1.10/#cuda-graphs"),
+        ("zh/releases/1.10/#cuda-graphs", "releases/1.10/#cuda-graphs"),
+        ("matrix/?topic=fft", "zh/matrix/?topic=fft"),
+        ("zh/features/torch-compile/", "features/torch-compile/"),
+    ],
+)
+def test_the_language_switch_keeps_the_page_its_query_and_its_anchor(visit, start, target):
+    visit.open(start)
+    assert visit.page.locator("[data-atlas-switch]").count() == 1
+    visit.page.locator("[data-atlas-switch]").first.click()
+    visit.page.wait_for_url(visit.base_url + target)
+    language = "zh" if target.startswith("zh/") else "en"
+    assert visit.page.get_attribute("html", "lang").startswith(language)
+    if "#" in target:
+        assert in_view(visit.page, target.split("#")[1])
+    assert not visit.console_errors
+
+
+def test_a_chinese_page_speaks_chinese_and_keeps_the_official_labels(visit):
+    visit.open("zh/releases/1.10/")
+    assert visit.page.get_attribute("html", "lang") == "zh"
+    nav = visit.page.locator("nav.md-nav--primary").inner_text()
+    assert "版本" in nav and "专题" in nav and "Feature matrix" not in nav
+    assert visit.page.locator(".md-search__input").get_attribute("placeholder") == "搜索"
+    beta = visit.page.locator("#cuda-graphs ~ p .atlas-stage").first
+    assert beta.inner_text() == "Beta"
+    assert beta.get_attribute("title").startswith("测试版：")
+    visit.page.locator(".md-header .md-logo").click()
+    visit.page.wait_for_url(visit.base_url + "zh/")
+
+
+def test_an_english_page_keeps_its_english_navigation(visit):
+    visit.open("releases/1.10/")
+    assert visit.page.get_attribute("html", "lang") == "en"
+    nav = visit.page.locator("nav.md-nav--primary").inner_text()
+    assert "Feature matrix" in nav and "功能矩阵" not in nav and "中文" not in nav
+
+
+def _search(visit, query: str) -> list[str]:
+    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
+    visit.page.locator("input.md-search__input").press_sequentially(query, delay=30)
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+    return visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
+
+
+def test_chinese_search_finds_a_word_inside_a_chinese_sentence_and_stays_in_the_edition(visit):
+    visit.open("zh/")
+    hrefs = _search(visit, "混合精度")
+    assert hrefs and all("/zh/" in href for href in hrefs), hrefs
+    assert any(re.search(r"/zh/(releases|features|topics)/", href) for href in hrefs)
+
+
+def test_chinese_search_still_finds_api_names(visit):
+    visit.open("zh/")
+    hrefs = _search(visit, "torch.compile")
+    assert urlsplit(hrefs[0]).path.endswith("/zh/features/torch-compile/"), hrefs[:3]
+
+
+def test_english_search_shows_english_pages_only(visit):
+    visit.open("")
+    hrefs = _search(visit, "torch.compile")
+    assert hrefs and not any("/zh/" in href for href in hrefs)
+
+
+def test_the_lookup_answers_in_chinese_and_takes_chinese_feature_names(visit):
+    visit.open("zh/")
+    box = visit.page.locator("input[name=name]").first
+    box.fill("torch.compile")
+    box.press("Enter")
+    answer = visit.page.locator(".atlas-lookup-answer, [data-lookup-answer], output").first
+    answer.wait_for(timeout=10000)
+    assert re.search(r"[\u4e00-\u9fff]", answer.inner_text())
+
+
+def test_the_switch_follows_instant_navigation_to_the_page_being_read(visit):
+    visit.open("releases/1.10/")
+    visit.page.locator("nav.md-nav--primary a[href$='matrix/']").first.click()
+    visit.page.wait_for_url(visit.base_url + "matrix/")
+    visit.page.locator("[data-atlas-switch]").click()
+    visit.page.wait_for_url(visit.base_url + "zh/matrix/")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "zh/",
+        "zh/releases/2.14/",
+        "zh/matrix/",
+        "zh/features/torch-compile/",
+        "zh/will-it-run/",
+        "zh/platforms/",
+        "zh/upgrade/",
+        "zh/reference/torch.nn.functional/",
+        "zh/about/",
+    ],
+)
+def test_no_chinese_page_is_wider_than_a_phone(new_visit, path):
+    tab = new_visit(**PHONE)
+    tab.open(path)
+    width = tab.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"{path} is {width} px wide"
+    assert not tab.console_errors

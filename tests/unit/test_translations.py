@@ -1,0 +1,141 @@
+"""Translations kept beside the data: the inventory of visible texts, current / stale / missing, and bad input."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from macros.i18n.edition import translated_edition
+from macros.i18n.store import coverage, load_translations
+from macros.i18n.texts import text_hash, visible_texts, with_texts
+from macros.loading import load_atlas
+from macros.yamlfile import DataErrors
+from tests.conftest import MINI_DATA, PROJECT_DIR, REAL_DATA
+
+ZH = "translations/zh"
+
+
+def _mini_with(tmp_path: Path, files: dict[str, object]) -> Path:
+    """A copy of the mini data set with these translation files (YAML values written as given, or dumped)."""
+    data = tmp_path / "data"
+    shutil.copytree(MINI_DATA, data)
+    for name, content in files.items():
+        path = data / ZH / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content if isinstance(content, str) else yaml.safe_dump(content, allow_unicode=True), encoding="utf-8")
+    return data
+
+
+def test_inventory_names_each_visible_text_by_file_and_ids(mini_atlas):
+    texts = visible_texts(mini_atlas)
+    assert texts["releases/2.1"]["features.alpha.title"] == "Alpha"
+    assert texts["releases/2.1"]["features.alpha.summary"] == "Alpha reaches beta."
+    assert "summary" in texts["releases/2.1"]
+    assert all(not key.startswith(("sources", "version")) for fields in texts.values() for key in fields)
+
+
+def test_with_texts_replaces_texts_and_keeps_ids_code_and_facts(real_atlas):
+    shown = with_texts(real_atlas, lambda file, key, english: f"[{key}]")
+    release, original = shown.release("1.10"), real_atlas.release("1.10")
+    assert release.summary == "[summary]"
+    assert [f.id for f in release.features] == [f.id for f in original.features]
+    assert [f.stability for f in release.features] == [f.stability for f in original.features]
+    with_code = next(f for f in original.features if f.example)
+    assert release.feature(with_code.id).example.code == with_code.example.code
+    assert release.feature(with_code.id).title == f"[features.{with_code.id}.title]"
+
+
+def test_every_visible_text_of_the_real_data_has_a_current_chinese_translation(real_atlas):
+    texts = visible_texts(real_atlas)
+    translations, errors = load_translations(REAL_DATA, "zh", texts)
+    assert errors == []
+    state = coverage("zh", texts, translations)
+    assert (state.stale, state.missing) == ((), ())
+    assert len(state.current) == state.total > 2500
+
+
+def test_an_english_edit_makes_its_translation_stale(tmp_path, mini_atlas):
+    english = visible_texts(mini_atlas)["releases/2.1"]["features.alpha.summary"]
+    data = _mini_with(tmp_path, {"releases/2.1.yaml": {"features.alpha.summary": {"from": text_hash(english), "zh": "Alpha 进入 Beta。"}}})
+    texts = visible_texts(load_atlas(data))
+    translations, errors = load_translations(data, "zh", texts)
+    assert errors == [] and coverage("zh", texts, translations).current[("releases/2.1", "features.alpha.summary")] == "Alpha 进入 Beta。"
+    release = data / "releases" / "2.1.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("Alpha reaches beta.", "Alpha is now beta."), encoding="utf-8")
+    texts = visible_texts(load_atlas(data))
+    state = coverage("zh", texts, load_translations(data, "zh", texts)[0])
+    assert ("releases/2.1", "features.alpha.summary") in state.stale
+    assert ("releases/2.1", "features.alpha.summary") not in state.current
+
+
+def test_a_stale_text_reads_in_english_with_its_entry_marked(tmp_path, mini_atlas):
+    glossary = (REAL_DATA / ZH / "glossary.yaml").read_text(encoding="utf-8")
+    data = _mini_with(
+        tmp_path, {"releases/2.1.yaml": {"features.alpha.summary": {"from": "0000000000", "zh": "旧的译文。"}}, "glossary.yaml": glossary}
+    )
+    edition = translated_edition(load_atlas(data), data, "zh")
+    assert edition.atlas.release("2.1").feature("alpha").summary == "Alpha reaches beta."
+    assert edition.in_english("releases/2.1", "features.alpha")
+    assert ("releases/2.1", "features.alpha.summary") in edition.coverage.stale
+
+
+@pytest.mark.parametrize(
+    ("content", "expect"),
+    [
+        ({"features.alpha.title": {"from": "x", "zh": "没有代码"}}, None),
+        ({"features.nope.title": {"from": "x", "zh": "某个"}}, "no visible English text has the key `features.nope.title`"),
+        ({"features.alpha.title": "只有译文"}, "expected {from: <hash of the English>, zh: <the translation>}"),
+        ({"features.alpha.title": {"from": "x", "zh": "<b>粗体</b>"}}, "raw HTML is not allowed in data text"),
+        ("features.alpha.title: [unclosed\n", "data/translations/zh/releases/2.1.yaml:2: YAML syntax error"),
+    ],
+)
+def test_a_broken_translation_file_gets_a_precise_error(tmp_path, mini_atlas, content, expect):
+    data = _mini_with(tmp_path, {"releases/2.1.yaml": content})
+    texts = visible_texts(load_atlas(data))
+    _, errors = load_translations(data, "zh", texts)
+    if expect is None:
+        assert errors == []
+    else:
+        assert len(errors) == 1 and expect in str(errors[0]), errors
+        assert "releases/2.1.yaml" in str(errors[0])
+
+
+@pytest.mark.parametrize(
+    ("translated", "expect"),
+    [
+        ("用 torch.compile 编译，见[文档](https://example.org/docs)。", "the translation lacks `torch.compile`:"),
+        ("用 `torch.compile` 和 `torch.jit` 编译，见[文档](https://example.org/docs)。", "the translation adds `torch.jit`:"),
+        ("用 `torch.compile` 编译，见[文档](https://example.org/other)。", "the translation lacks `https://example.org/docs`:"),
+    ],
+)
+def test_a_translation_must_keep_the_code_and_link_targets_of_its_english(tmp_path, translated, expect):
+    english = "Compile with `torch.compile`, see [the docs](https://example.org/docs)."
+    data = _mini_with(tmp_path, {"releases/2.1.yaml": {"features.alpha.title": {"from": "x", "zh": translated}}})
+    release = data / "releases" / "2.1.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("title: Alpha", f"title: {english!r}", 1), encoding="utf-8")
+    _, errors = load_translations(data, "zh", visible_texts(load_atlas(data)))
+    assert len(errors) == 1 and expect in errors[0].message, errors
+
+
+def test_an_unknown_language_folder_is_refused(tmp_path, mini_atlas):
+    data = _mini_with(tmp_path, {})
+    (data / "translations" / "xx").mkdir(parents=True)
+    with pytest.raises(DataErrors, match=r"no edition of the site is in 'xx'"):
+        translated_edition(load_atlas(data), data, "xx")
+
+
+def test_make_check_lists_a_stale_translation_after_an_english_edit(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(REAL_DATA, data)
+    release = data / "releases" / "1.10.yaml"
+    text = release.read_text(encoding="utf-8")
+    release.write_text(text.replace("PyTorch 1.10 concentrates on", "PyTorch 1.10 focuses on", 1), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "macros.check", str(data)], cwd=PROJECT_DIR, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "data/translations/zh/releases/1.10.yaml: summary: stale" in result.stderr
+    assert "Traceback" not in result.stderr
