@@ -34,9 +34,12 @@ sys.path.insert(0, str(PROJECT))
 
 import lighthouse  # noqa: E402  (bench/lighthouse.py)
 
-from macros.generate import GeneratedSite, build_nav, generate_site  # noqa: E402
+from macros.generate import GeneratedSite, generate_site  # noqa: E402
+from macros.i18n.edition import ENGLISH, translated_edition  # noqa: E402
+from macros.i18n.store import translated_languages, translation_dir  # noqa: E402
+from macros.i18n.texts import text_hash, visible_texts  # noqa: E402
 from macros.loading import load_atlas  # noqa: E402
-from macros.page_macros import MACROS  # noqa: E402
+from macros.page_macros import LANGUAGE_AWARE, MACROS  # noqa: E402
 from tests.support.chromium import launch_chromium  # noqa: E402
 from tests.support.site import copy_site_sources, serve  # noqa: E402
 
@@ -125,7 +128,21 @@ def make_pipeline_project(root: Path, releases: int) -> Path:
             f"version: '{release['version']}'", f'version: "{release["version"]}"'
         )
         (project / "data" / "releases" / f"{release['version']}.yaml").write_text(text, encoding="utf-8")
+    write_synthetic_translations(project / "data")
     return project
+
+
+def write_synthetic_translations(data: Path) -> None:
+    """A Chinese translation of every visible text of the synthetic data (the English behind a Chinese word, so the
+    code spans stay), with the project's glossary and interface catalogs: both editions are built, as on the real data."""
+    folder = translation_dir(data, "zh")
+    real = translation_dir(PROJECT / "data", "zh")
+    shutil.copytree(real / "interface", folder / "interface")
+    shutil.copy(real / "glossary.yaml", folder / "glossary.yaml")
+    for file, texts in visible_texts(load_atlas(data)).items():
+        entries = {key: {"from": text_hash(english), "zh": f"中文：{english}"} for key, english in texts.items()}
+        (folder / f"{file}.yaml").parent.mkdir(parents=True, exist_ok=True)
+        (folder / f"{file}.yaml").write_text(yaml.safe_dump(entries, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
 def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) -> Path:
@@ -140,25 +157,33 @@ def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) ->
     shutil.copy(pipeline / "README.md", project / "README.md")
     shutil.copytree(pipeline / "overrides", project / "overrides")
     atlas = load_atlas(pipeline / "data")
-    site = generate_site(atlas, site_url=ENV["SITE_URL"])
+    languages = translated_languages(pipeline / "data")
+    translations = tuple(translated_edition(atlas, pipeline / "data", language) for language in languages)
+    site = generate_site(atlas, site_url=ENV["SITE_URL"], translations=translations)
     for path, content in {**site.pages, **site.files}.items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
         (docs / path).write_text(content.replace("render_macros: false\n", ""), encoding="utf-8")
-    for page in docs.glob("*.md"):  # the hand-written pages, as the pipeline's macros render them
-        page.write_text(with_macros_rendered(page.read_text(encoding="utf-8"), site), encoding="utf-8")
+    for language in (ENGLISH, *languages):  # the hand-written pages, as the pipeline's macros render them
+        folder = docs if language == ENGLISH else docs / language
+        for page in folder.glob("*.md"):
+            page.write_text(with_macros_rendered(page.read_text(encoding="utf-8"), site, language), encoding="utf-8")
     config = (pipeline / "mkdocs.yml").read_text(encoding="utf-8")
     config = re.sub(r"\nhooks:\n(  - .*\n)+", "\n", config)
     floor_macros = "  - macros:\n      render_by_default: false\n"  # as the pipeline: only pages that ask are rendered
     config = re.sub(r"  - macros:\n(      .*\n)+", floor_macros if macros_plugin else "", config)
     config = re.sub(r"\nwatch:\n(  - .*\n)+", "\n", config)
-    (project / "mkdocs.yml").write_text(config + "\nnav: " + json.dumps(build_nav(atlas)) + "\n", encoding="utf-8")
+    (project / "mkdocs.yml").write_text(config + "\nnav: " + json.dumps(site.nav, ensure_ascii=False) + "\n", encoding="utf-8")
     return project
 
 
-def with_macros_rendered(markdown: str, site: GeneratedSite) -> str:
-    """A hand-written page with its macro calls replaced by what they give; what is left that looks like a macro
-    (the examples on the contributing page) is marked raw, so the floor's macros plugin leaves it as it is."""
-    macros = {macro.__name__: functools.partial(macro, site) for macro in MACROS}
+def with_macros_rendered(markdown: str, site: GeneratedSite, language: str = ENGLISH) -> str:
+    """A hand-written page of an edition with its macro calls replaced by what they give; what is left that looks like
+    a macro (the examples on the contributing page) is marked raw, so the floor's macros plugin leaves it as it is."""
+
+    def in_language(macro):
+        return (lambda *args: macro(site, *args, language)) if macro in LANGUAGE_AWARE else functools.partial(macro, site)
+
+    macros = {macro.__name__: in_language(macro) for macro in MACROS}
     _, front_matter, body = markdown.split("---\n", 2)
     body = jinja2.Environment().from_string(body).render(macros)
     if "{{" in body or "{%" in body:
@@ -184,7 +209,9 @@ def timed_build(project: Path, out: Path) -> tuple[float, int]:
 
 
 TEMPLATE = "macros/templates/release.md.j2"
-TEMPLATE_LINE = re.compile(r"Coming from an older release[^?]*\?")  # a sentence of every release page but the first
+# The release's summary, which every release page shows (an edit there is not interface text, whose translation would
+# then be missing).
+TEMPLATE_LINE = re.compile(r"\{\{ release\.summary \| inline \}\}[^\n]*")
 SHOWN_AT = """document.addEventListener("DOMContentLoaded", () => requestAnimationFrame(() => {
   window.atlasShownAt = performance.timeOrigin + performance.now();
 }));"""  # the page's first animation frame once its HTML is parsed: when it is painted, in ms since the epoch
@@ -216,7 +243,7 @@ def serve_edit_latencies(project: Path, port: int, edits: int, template_edits: i
     template = project / TEMPLATE
     url = f"http://127.0.0.1:{port}/pytorch-release-atlas/releases/{release.stem}/"
     edited = [(release, lambda text, marker: re.sub(r"(?m)^summary: .*$", f"summary: {marker}", text, count=1))] * edits
-    edited += [(template, lambda text, marker: TEMPLATE_LINE.sub(f"Coming from an older release ({marker})?", text, 1))] * template_edits
+    edited += [(template, lambda text, marker: TEMPLATE_LINE.sub(f"{{{{ release.summary | inline }}}} {marker}", text, 1))] * template_edits
     painted, found = [], []
     try:
         _wait_until(lambda: "<h1" in _get(url), 600)
@@ -417,7 +444,8 @@ def measure_real_data(runs: int, port: int, edits: int, template_edits: int) -> 
         without_api = copy_site_sources(Path(tmp) / "without-api", with_data=True)
         shutil.rmtree(without_api / "data" / "api")
         registry = without_api / "data" / "published.txt"  # the reference's pages are not published without the index
-        kept = [line for line in registry.read_text(encoding="utf-8").splitlines() if not line.startswith("/reference/torch")]
+        lines = registry.read_text(encoding="utf-8").splitlines()
+        kept = [line for line in lines if not line.removeprefix("/zh").startswith("/reference/torch")]
         registry.write_text("\n".join(kept) + "\n", encoding="utf-8")
         builds, without, ratios = [], [], []
         for round_ in range(runs):

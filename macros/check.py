@@ -71,6 +71,11 @@ def main(argv: list[str]) -> int:
         if edition.coverage is None:
             continue
         print(edition.coverage.report())
+        if edition.unknown_words:
+            print(f"{len(edition.unknown_words)} interface texts without a {edition.language} translation:", file=sys.stderr)
+            for word in sorted(edition.unknown_words):
+                print(f"  {word!r}", file=sys.stderr)
+            failed = True
         untranslated = [*(("stale", f, k) for f, k in edition.coverage.stale), *(("missing", f, k) for f, k in edition.coverage.missing)]
         if untranslated:
             where = f"data/translations/{edition.language}"

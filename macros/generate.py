@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, pass_eval_context
 from packaging.version import Version
 
 from . import exports, indexes, urls
@@ -90,7 +91,9 @@ def check_summary(result: BlockResult | None, edition: Edition | None = None) ->
 
 # Compiled Jinja templates (these Markdown templates and the theme's), kept between builds in a private folder under
 # the system's temporary directory; Jinja compares each template's source with its checksum and recompiles on a change.
-COMPILED_TEMPLATES = FileSystemBytecodeCache()
+# Compiled code also depends on how the filters are called (`_never_folded`), so each version of this module keeps its own.
+_THIS_VERSION = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=6).hexdigest()
+COMPILED_TEMPLATES = FileSystemBytecodeCache(pattern=f"__atlas_{_THIS_VERSION}_%s.cache")
 
 
 @cache
@@ -102,9 +105,7 @@ def template_environment() -> Environment:
     env = Environment(
         bytecode_cache=COMPILED_TEMPLATES,
         extensions=["jinja2.ext.i18n"],
-        # No folding at compile time: `"Deprecated" | badge` must use the filter of the edition being rendered, not the
-        # one present when the template was first compiled (compiled templates are shared by editions and builds).
-        optimized=False,
+
         loader=FileSystemLoader(TEMPLATE_DIR),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -123,6 +124,7 @@ def template_environment() -> Environment:
         literal=literal,
     )
     env.policies["ext.i18n.trimmed"] = True  # a `{% trans %}` block's text is one line, however the template wraps it
+    env.install_null_translations(newstyle=True)  # English until an edition installs its own words
     env.globals.update(urls=urls, core_component=CORE_COMPONENT, grid_row=indexes.grid_row, block_statuses=BLOCK_STATUSES)
     return env
 
@@ -218,10 +220,12 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     atlas = edition.atlas
     env = template_environment()
     env.install_gettext_callables(edition.gettext, edition.ngettext, newstyle=True)
-    env.filters["badge"] = badge_maker(atlas.labels, edition)  # set per edition: the labels are data
-    env.filters["shown"] = lambda stage: shown_stage(atlas.labels, stage, edition)
-    env.filters["long_date"] = edition.long_date
-    env.filters["check_summary"] = lambda result: check_summary(result, edition)
+    env.filters |= {  # set per edition: the labels are data, and the words are the edition's
+        "badge": _never_folded(badge_maker(atlas.labels, edition)),
+        "shown": _never_folded(lambda stage: shown_stage(atlas.labels, stage, edition)),
+        "long_date": _never_folded(edition.long_date),
+        "check_summary": _never_folded(lambda result: check_summary(result, edition)),
+    }
     lifecycles = indexes.build_lifecycles(atlas)
     moved = indexes.stage_changes(atlas, lifecycles)
     sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
@@ -322,7 +326,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     if atlas.errors:
         pages[urls.ERRORS_INDEX] = render("errors_index.md.j2")
         pages |= {urls.error_doc(error.id): render("error.md.j2", error=error) for error in atlas.errors}
-    pages |= reference_pages(reference, render, slots, templates=(edition.language, _template_state(REFERENCE_TEMPLATES)))
+    pages |= reference_pages(reference, render, slots, templates=_template_state(REFERENCE_TEMPLATES), edition=edition.language)
     fragments = {
         "release_table": render("_release_table.md.j2", root=""),
         "label_schemes": render("_label_schemes.md.j2"),
@@ -337,7 +341,6 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
             uncovered=uncovered_on_pypi(builds, atlas.newest_first[0]) if builds else [],
         ),
     }
-    edition.check_words()
     return _EditionPages(
         lifecycles=lifecycles,
         histories=histories,
@@ -346,6 +349,12 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         nav=build_nav(atlas, edition, will_it_run=builds is not None),
         fragments=fragments,
     )
+
+
+def _never_folded(function: Callable) -> Callable:
+    """A filter that Jinja's compiler never applies ahead of time to a constant (`"Deprecated" | badge`): compiled
+    templates are shared by the editions and by every build, and this filter differs between them."""
+    return pass_eval_context(lambda eval_context, *args: function(*args))
 
 
 def _template_state(patterns: tuple[str, ...]) -> tuple:

@@ -160,9 +160,14 @@ def on_post_build(config: MkDocsConfig) -> None:
     index_config = {key: search.search_index.config[key] for key in ("lang", "separator", "pipeline", "fields")}
     split_search_index(search.search_index, config.site_dir, languages, index_config)
     write_edition_sitemaps(config.site_dir, config.site_url or "/", languages)
-    for edition in _generated.editions.values():  # a missing translation stops a strict build; `make check` lists stale ones
+    # What an edition shows in English for want of a translation stops a build (strict) but not the preview, where an
+    # English edit comes before its translation; `make check` lists stale translations.
+    report = log.warning if _command == "build" else log.info
+    for edition in _generated.editions.values():
         if edition.coverage:
-            (log.warning if edition.coverage.missing else log.info)(edition.coverage.report())
+            log.info(edition.coverage.report())
+        for problem in edition.problems():
+            report(f"{edition.language}: {problem}")
 
 
 def _translated_languages() -> tuple[str, ...]:

@@ -206,10 +206,13 @@ def front_matter_problem(markdown: str) -> str | None:
     MkDocs drops front matter it cannot read without a word, and the page would then lose `render_macros: false`.
     """
     found = _FRONT_MATTER.match(markdown)
-    if not found:
-        return "the page has no front matter"
+    return _front_matter_block_problem(found.group(1)) if found else "the page has no front matter"
+
+
+@functools.lru_cache(maxsize=8192)  # pages keep their front matter from one build to the next (`make serve`)
+def _front_matter_block_problem(block: str) -> str | None:
     try:
-        meta = yaml.load(found.group(1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        meta = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         return f"its front matter is not readable YAML ({exc})"
     if not isinstance(meta, dict) or meta.get("render_macros") is not False or not isinstance(meta.get("title"), str):

@@ -39,6 +39,18 @@ def _listed(name: ApiName) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """A fact about a name in words: its sentence, with `%(slot)s` for each value (the interface text that an edition
+    translates), and the values (releases, parameter names, defaults), which read the same in every language."""
+
+    message: str
+    values: dict[str, str]
+
+    def __str__(self) -> str:
+        return self.message % self.values
+
+
+@dataclass(frozen=True, slots=True)
 class Row:
     """One name on a module page: its anchor, what is shown, and its release facts as (label, release or None)."""
 
@@ -47,7 +59,7 @@ class Row:
     kind: str
     since: tuple[str, str | None]
     removed: tuple[str, str | None]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     alias: ApiName | None
     members: Group | None = None  # for a class: the group that lists its members
 
@@ -108,21 +120,21 @@ class Reference:
     def removed(self, name: ApiName) -> tuple[str, str | None]:
         return self._at(name.spans[-1]) if name.spans and len(name.spans) % 2 == 0 else ("–", None)
 
-    def notes(self, name: ApiName) -> tuple[str, ...]:
-        """Plain-text notes: came back, raises as a stub, parameters added or removed, defaults changed."""
-        found = []
-        for start in name.spans[2::2]:
-            found.append(f"back in {self._at(start)[0]}")
-        for start in name.stub_spans[0::2]:
-            found.append(f"only raises from {self._at(start)[0]}")
+    def notes(self, name: ApiName) -> tuple[Note, ...]:
+        """The notes of a name: came back, raises as a stub, parameters added or removed, defaults changed."""
+        found = [Note("back in %(release)s", {"release": self._at(start)[0]}) for start in name.spans[2::2]]
+        found += [Note("only raises from %(release)s", {"release": self._at(start)[0]}) for start in name.stub_spans[0::2]]
         for parameter in name.parameters:
             if parameter.spans:
                 starts, ends = parameter.spans[0::2], parameter.spans[1::2]
                 added = [self._at(s)[0] for s in starts if name.spans and s > name.spans[0]]
-                found += [f"parameter {parameter.name} added in {label}" for label in added]
-                found += [f"parameter {parameter.name} removed in {self._at(e)[0]}" for e in ends]
+                found += [Note("parameter %(name)s added in %(release)s", {"name": parameter.name, "release": label}) for label in added]
+                found += [
+                    Note("parameter %(name)s removed in %(release)s", {"name": parameter.name, "release": self._at(e)[0]}) for e in ends
+                ]
             for (_, before), (at, after) in zip(parameter.defaults, parameter.defaults[1:], strict=False):
-                found.append(f"{parameter.name} default {before} → {after} in {self._at(at)[0]}")
+                values = {"name": parameter.name, "before": before, "after": after, "release": self._at(at)[0]}
+                found.append(Note("%(name)s default %(before)s → %(after)s in %(release)s", values))
         return tuple(found)
 
     def row(self, name: ApiName, prefix: str = "") -> Row:
@@ -174,13 +186,13 @@ class Reference:
             return urls.with_anchor(urls.reference_doc(owner.parent), f"{owner.leaf}.{anchor}")
         return None
 
-    def parameter_changes(self, version: str) -> list[tuple[ApiName, str]]:
+    def parameter_changes(self, version: str) -> list[tuple[ApiName, Note]]:
         """The parameters a release added to or removed from a callable that was there before, and the defaults it changed."""
         if version not in self._parameters:
             self._parameters[version] = self._parameter_changes(version)
         return self._parameters[version]
 
-    def _parameter_changes(self, version: str) -> list[tuple[ApiName, str]]:
+    def _parameter_changes(self, version: str) -> list[tuple[ApiName, Note]]:
         position = self.catalog.position(version)
         found = []
         for name in sorted(self.catalog.names.values(), key=lambda n: n.path):
@@ -189,12 +201,13 @@ class Reference:
             for parameter in name.parameters:
                 spans = parameter.spans or ()
                 if position in spans[0::2]:
-                    found.append((name, f"parameter {parameter.name} added"))
+                    found.append((name, Note("parameter %(name)s added", {"name": parameter.name})))
                 if position in spans[1::2]:
-                    found.append((name, f"parameter {parameter.name} removed"))
+                    found.append((name, Note("parameter %(name)s removed", {"name": parameter.name})))
                 for (_, before), (at, after) in zip(parameter.defaults, parameter.defaults[1:], strict=False):
                     if at == position:
-                        found.append((name, f"default of {parameter.name}: {before} → {after}"))
+                        values = {"name": parameter.name, "before": before, "after": after}
+                        found.append((name, Note("default of %(name)s: %(before)s → %(after)s", values)))
         return found
 
     def changed_in(self, version: str) -> tuple[list[ApiName], list[ApiName]]:
@@ -233,21 +246,24 @@ class HtmlSlots:
         return SLOT.sub(lambda found: self.html.get(found.group(1), found.group(0)), page_html) if "atlas-slot-" in page_html else page_html
 
 
-_rendered: tuple[tuple, dict[str, str], dict[str, str]] | None = None  # the last pages and slot HTML, and what they came from
+# Per edition: the last pages and slot HTML, and what they came from.
+_rendered: dict[object, tuple[tuple, dict[str, str], dict[str, str]]] = {}
 
 
-def reference_pages(reference: Reference, render: Callable[..., str], slots: HtmlSlots, templates: tuple) -> dict[str, str]:
+def reference_pages(
+    reference: Reference, render: Callable[..., str], slots: HtmlSlots, templates: tuple, edition: object = None
+) -> dict[str, str]:
     """The reference's pages, keyed by docs path: the index with the lookup, a page per module, a page per release.
 
     They depend on the catalog and their templates only (`templates`: the state of those files): while neither
-    changes, the pages of the last build are given again, so a data edit under `make serve` does not render them."""
-    global _rendered
+    changes, the pages of the edition's last build are given again, so a data edit under `make serve` does not render
+    them."""
     key = (id(reference), templates)
-    if _rendered is None or _rendered[0] != key:
+    if edition not in _rendered or _rendered[edition][0] != key:
         made = HtmlSlots()
-        _rendered = (key, _render_reference(reference, render, made), made.html)
-    slots.html.update(_rendered[2])
-    return dict(_rendered[1])
+        _rendered[edition] = (key, _render_reference(reference, render, made), made.html)
+    slots.html.update(_rendered[edition][2])
+    return dict(_rendered[edition][1])
 
 
 def _render_reference(reference: Reference, render: Callable[..., str], slots: HtmlSlots) -> dict[str, str]:

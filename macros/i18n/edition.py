@@ -33,7 +33,7 @@ class Edition:
     script_words: dict[str, str] = field(default_factory=dict)  # the scripts' interface text (interface/scripts.yaml)
     untranslated: frozenset[tuple[str, str]] = frozenset()  # (data file, field key) still read in English: stale or missing
     coverage: Coverage | None = None
-    unknown_words: set[str] = field(default_factory=set)  # interface text asked for that the catalog lacks
+    unknown_words: set[str] = field(default_factory=set)  # interface text asked for that the catalog lacks (shown in English)
 
     @property
     def prefix(self) -> str:
@@ -73,11 +73,15 @@ class Edition:
         """Whether some text of this entry or record (`features.<id>`, `changes.<id>`, a record id) still reads in English."""
         return self.language != ENGLISH and any(f == file and key.startswith(item + ".") for f, key in self.untranslated)
 
-    def check_words(self) -> None:
-        """Stop the build if a page asked for interface text the catalog lacks, naming each one."""
-        if self.unknown_words:
-            where = f"data/{TRANSLATIONS}/{self.language}/{INTERFACE}/"
-            raise DataErrors([DataError(where, f"no translation of the interface text {word!r}") for word in sorted(self.unknown_words)])
+    def problems(self) -> list[str]:
+        """What this edition shows in English for want of a translation: interface text its catalog lacks, data texts
+        with no translation (a stale translation is `make check`'s to list: its page says so)."""
+        catalogs = f"data/{TRANSLATIONS}/{self.language}/{INTERFACE}/"
+        found = [f"no translation of the interface text {word!r} ({catalogs})" for word in sorted(self.unknown_words)]
+        if self.coverage and self.coverage.missing:
+            todo = f"python -m macros.i18n.todo {self.language} <folder>"
+            found.append(f"{len(self.coverage.missing)} data texts have no translation: `{todo}` lists them")
+        return found
 
 
 def english_edition(atlas: Atlas) -> Edition:
@@ -87,8 +91,8 @@ def english_edition(atlas: Atlas) -> Edition:
 
 def translated_edition(atlas: Atlas, data_dir: Path, language: str) -> Edition:
     """The site in `language`: current translations in place of the English texts; a stale or missing one leaves its
-    text in English (the page says so, the build warns, and a strict build stops). Raises DataErrors for a broken
-    translation file or interface catalog."""
+    text in English (the page says so; a missing one stops a strict build, not the preview). Raises DataErrors for a
+    broken translation file or interface catalog."""
     if language not in LANGUAGE_NAMES or language == ENGLISH:
         known = ", ".join(code for code in LANGUAGE_NAMES if code != ENGLISH)
         raise DataErrors(

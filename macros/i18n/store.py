@@ -8,6 +8,7 @@ page shows the English with a note); a text with no translation is missing, whic
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,11 +82,21 @@ def load_translations(
         if name not in texts:
             errors.append(DataError(shown, f"no data file `{name}.yaml` has texts to translate; remove this file or rename it"))
             continue
-        document, problems = read_yaml(path, shown, data_dir)
+        document, problems = _read_yaml(path, shown, data_dir, _file_state(path))
         errors += problems
         if document is not None:
             found[name] = _read_entries(document, shown, language, texts[name], errors)
     return found, errors
+
+
+def _file_state(path: Path) -> tuple[int, int]:
+    status = path.stat()
+    return status.st_mtime_ns, status.st_size
+
+
+@functools.lru_cache(maxsize=256)  # a translation file is read again only once it changed (`make serve` rebuilds)
+def _read_yaml(path: Path, shown: str, data_dir: Path, state: tuple[int, int]):
+    return read_yaml(path, shown, data_dir)
 
 
 def _read_entries(document, shown: str, language: str, english: dict[str, str], errors: list[DataError]) -> dict[str, Translation]:

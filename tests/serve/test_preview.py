@@ -179,7 +179,7 @@ def test_the_preview_serves_what_a_full_build_would_after_every_kind_of_edit(pre
     assert_same_as_full_build(preview, tmp_path, "a topic edit")
     assert preview.last_rendered()[0] == total, "a nav title change must wrap every page again"
 
-    preview.edit("macros/templates/release.md.j2", "## Release facts", "## Release facts, edited")
+    preview.edit("macros/templates/release.md.j2", '## {{ _("Release facts") }}', '## {{ _("Release facts") }}, edited')
     assert_same_as_full_build(preview, tmp_path, "a template edit")
     assert preview.last_rendered()[2] > 0, "a template edit converts release pages in a second process too"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from macros.build import generate_checked
 from macros.i18n.edition import translated_edition
 from macros.i18n.store import coverage, load_translations
 from macros.i18n.texts import text_hash, visible_texts, with_texts
@@ -139,3 +140,17 @@ def test_make_check_lists_a_stale_translation_after_an_english_edit(tmp_path):
     assert result.returncode == 1
     assert "data/translations/zh/releases/1.10.yaml: summary: stale" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_interface_text_without_a_translation_reads_in_english_and_is_reported(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(REAL_DATA, data)
+    catalog = data / ZH / "interface" / "common.yaml"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace("Feature matrix: 功能矩阵\n", ""), encoding="utf-8")
+    site = generate_checked(data, site_url="/", check_published=False)
+    chinese = site.editions["zh"]
+    assert chinese.unknown_words == {"Feature matrix"}
+    assert chinese.problems() == ["no translation of the interface text 'Feature matrix' (data/translations/zh/interface/)"]
+    assert {"Feature matrix": "zh/matrix.md"} in site.nav[-1]["中文"][3]["跨版本视图"]
+    result = subprocess.run([sys.executable, "-m", "macros.check", str(data)], cwd=PROJECT_DIR, capture_output=True, text=True)
+    assert result.returncode == 1 and "1 interface texts without a zh translation:\n  'Feature matrix'" in result.stderr
