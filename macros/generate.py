@@ -105,7 +105,6 @@ def template_environment() -> Environment:
     env = Environment(
         bytecode_cache=COMPILED_TEMPLATES,
         extensions=["jinja2.ext.i18n"],
-
         loader=FileSystemLoader(TEMPLATE_DIR),
         undefined=StrictUndefined,
         trim_blocks=True,
