@@ -146,7 +146,8 @@ def write_synthetic_translations(data: Path) -> None:
 
 
 def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) -> Path:
-    """The very same pages as plain Markdown files, built by MkDocs + Material with no hook and no data.
+    """The very same pages as plain Markdown files, built by MkDocs + Material with no data, and no hook but the one that gives
+    the theme overrides their globals (each page's edition).
 
     With `macros_plugin`, the build also runs mkdocs-macros-plugin (with no macros to call): the cost floor
     of the whole stack the site is made with. Without it, plain MkDocs + Material + the Markdown extensions.
@@ -168,12 +169,26 @@ def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) ->
         for page in folder.glob("*.md"):
             page.write_text(with_macros_rendered(page.read_text(encoding="utf-8"), site, language), encoding="utf-8")
     config = (pipeline / "mkdocs.yml").read_text(encoding="utf-8")
-    config = re.sub(r"\nhooks:\n(  - .*\n)+", "\n", config)
+    config = re.sub(r"\nhooks:\n(  - .*\n)+", "\nhooks:\n  - theme_globals.py\n", config)
+    (project / "theme_globals.py").write_text(THEME_GLOBALS_HOOK.format(project=str(PROJECT), languages=languages), encoding="utf-8")
     floor_macros = "  - macros:\n      render_by_default: false\n"  # as the pipeline: only pages that ask are rendered
     config = re.sub(r"  - macros:\n(      .*\n)+", floor_macros if macros_plugin else "", config)
     config = re.sub(r"\nwatch:\n(  - .*\n)+", "\n", config)
     (project / "mkdocs.yml").write_text(config + "\nnav: " + json.dumps(site.nav, ensure_ascii=False) + "\n", encoding="utf-8")
     return project
+
+
+# The baseline's one hook: the globals the theme overrides call to show a page in its edition, as the site's hook gives them.
+THEME_GLOBALS_HOOK = """import sys
+sys.path.insert(0, {project!r})
+from macros.i18n.theme import theme_globals
+from macros.urls import WORDS_SCRIPT
+
+
+def on_env(env, config, files):
+    env.globals |= theme_globals({languages!r}, WORDS_SCRIPT)
+    return env
+"""
 
 
 def with_macros_rendered(markdown: str, site: GeneratedSite, language: str = ENGLISH) -> str:
@@ -552,9 +567,11 @@ def report(rows: list[Row], real: RealData, lighthouse_results: dict, runs: int,
         f"- Build times are the median of {runs} runs of `mkdocs build --strict`. The three builds run in {runs} rounds, one "
         "after the other and each first in turn; a ratio is the median of the rounds' ratios, which cancels out this "
         "machine's speed drifting from minute to minute. The baselines "
-        "build the very same pages, written out as plain Markdown, with the same theme, extensions and configuration but no "
-        "hook and no data: the *stack floor* also runs mkdocs-macros-plugin (part of the stack the site is made with, here "
-        "with nothing to render); *bare* is MkDocs + Material alone. Peak memory is the largest resident size of a build.",
+        "build the very same pages, both editions (English and Chinese; the synthetic releases get a Chinese text for each "
+        "of theirs), written out as plain Markdown, with the same theme, extensions and configuration but no data and no "
+        "hook but the one that gives the theme overrides their globals: the *stack floor* also runs mkdocs-macros-plugin "
+        "(part of the stack the site is made with, here with nothing to render); *bare* is MkDocs + Material alone. "
+        "Peak memory is the largest resident size of a build.",
         "- Serve: seconds from saving an edit until Chromium, open on a release page under `make serve` "
         "(`mkdocs serve --dirty`, the incremental preview), paints the page with the new text (MkDocs's live reload "
         "reloads it): the page's first animation frame once its HTML is parsed, read from the page's own clock. "

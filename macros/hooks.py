@@ -26,13 +26,7 @@ if str(PROJECT_DIR) not in sys.path:  # MkDocs loads hooks by path; make the `ma
 from macros.build import generate_checked  # noqa: E402
 from macros.generate import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.highlighting import RememberingHighlightExtension  # noqa: E402
-from macros.i18n.theme import (  # noqa: E402
-    edition_nav_items,
-    page_edition,
-    split_search_index,
-    without_absent_editions,
-    write_edition_sitemaps,
-)
+from macros.i18n.theme import split_search_index, theme_globals, without_absent_editions, write_edition_sitemaps  # noqa: E402
 from macros.page_macros import every_output  # noqa: E402
 from macros.preview import preview  # noqa: E402
 from macros.sanitize import PageSanitizer, sanitize  # noqa: E402
@@ -139,12 +133,7 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
     compiled templates of earlier builds (MkDocs makes a new environment for every build, serve rebuilds included)."""
     _sanitizer.apply()
     env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
-    languages = _translated_languages()
-    env.globals["atlas_words_script"] = WORDS_SCRIPT
-    env.globals["atlas_edition"] = lambda page: page_edition(getattr(page, "url", None), languages)
-    env.globals["atlas_nav_items"] = lambda items, page: edition_nav_items(
-        items, page_edition(getattr(page, "url", None), languages).language, languages
-    )
+    env.globals |= theme_globals(_translated_languages(), WORDS_SCRIPT)
     env.bytecode_cache = COMPILED_TEMPLATES
     preview.before_writing(files, config, env.globals["atlas_releases"])
     return env

@@ -37,6 +37,17 @@ def page_edition(url: str | None, languages: tuple[str, ...]) -> PageEdition:
     return PageEdition(language, prefix, prefix, counterparts)
 
 
+def theme_globals(languages: tuple[str, ...], words_script: str) -> dict:
+    """What the theme overrides call to show a page in its edition (`overrides/partials/*.html`, `overrides/sitemap.xml`)."""
+    return {
+        "atlas_words_script": words_script,
+        "atlas_edition": lambda page: page_edition(getattr(page, "url", None), languages),
+        "atlas_nav_items": lambda items, page: edition_nav_items(
+            items, page_edition(getattr(page, "url", None), languages).language, languages
+        ),
+    }
+
+
 def without_absent_editions(files, languages: tuple[str, ...]):
     """The docs files without the hand-written pages of an edition the data has no translations for (such as `zh/`
     beside data that has no `translations/zh/`): their links would lead to pages this build does not make."""

@@ -287,11 +287,14 @@ def test_a_feature_from_one_release_has_an_address_that_leads_to_its_entry(built
 
 
 def test_every_registered_url_exists_in_the_built_site(built_site):
+    ids = {}  # each page's anchors, read once: most registered URLs are anchors of the release pages
     for url in read_registry(REAL_DATA):
         file, fragment = _resolve(built_site, built_site.page(""), url.lstrip("/"))
         assert file.exists(), url
         if fragment:
-            assert fragment in parse(file).ids, url
+            if file not in ids:
+                ids[file] = parse(file).ids
+            assert fragment in ids[file], url
 
 
 def _text(path: Path) -> str:
