@@ -16,7 +16,6 @@ from dataclasses import replace
 
 from ..model import Atlas, Change, ErrorPage, Feature, Labels, Release
 
-TextKey = tuple[str, str]  # (data file, field key)
 Lookup = Callable[[str, str, str], str]  # (data file, field key, English text) -> the text to show
 
 

@@ -65,11 +65,6 @@ def edition_nav_items(items: list, language: str, languages: tuple[str, ...]) ->
     return next((item.children for item in items if item.is_section and names.get(item.title) == language), [])
 
 
-def edition_base(base_url: str, edition: PageEdition) -> str:
-    """The theme's `base` for a page of this edition: where its search index and sitemap are, from the page."""
-    return f"{base_url}/{edition.prefix}" if edition.prefix else base_url
-
-
 def split_search_index(search_index, site_dir: str, languages: tuple[str, ...], config: dict) -> None:
     """Move each translated edition's pages out of Material's search index (which then holds the English) into the
     edition's own index, `<language>/search/search_index.json`, with locations from the edition's folder."""
