@@ -8,13 +8,15 @@ English is the edition with no catalog: every word is its own translation. Anoth
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from ..model import Atlas
 from ..yamlfile import DataError, DataErrors, read_yaml
-from .store import GLOSSARY, INTERFACE, SCRIPTS, TRANSLATIONS, Coverage, coverage, load_translations, translation_dir
+from .store import GLOSSARY, INTERFACE, SCRIPTS, TRANSLATIONS, Coverage, coverage, kept_problem, load_translations, translation_dir
 from .texts import visible_texts, with_texts
 
 ENGLISH = "en"
@@ -126,15 +128,41 @@ def _interface_words(data_dir: Path, language: str, errors: list[DataError]) -> 
             errors.append(DataError(shown, "expected a mapping from each English interface text to its translation"))
             continue
         if path.stem == SCRIPTS:
-            script_words = document.data
+            script_words = {
+                english: text for english, text in document.data.items() if not _refused(english, text, shown, document, errors)
+            }
             continue
         for english, translated in document.data.items():
+            if _refused(english, translated, shown, document, errors):
+                continue
             if words.get(english, translated) != translated:
                 errors.append(
                     DataError(shown, f"{english!r} has another translation in another file", document.line_of((english,)), (english,))
                 )
             words[english] = translated
     return words, script_words
+
+
+_TAG = re.compile(r"<[^<>]*>")
+_SLOT = re.compile(r"%\([a-z_]+\)s|%%|\{[a-z_]+\}")
+
+
+def interface_problem(english: str, translated: str) -> str | None:
+    """Why a translation of interface text cannot stand in for it, or None: it must keep the English text's HTML tags,
+    value slots (`%(n)s`, `{n}`), code spans and link targets, and add none (a catalog is data: it never brings markup
+    of its own)."""
+    for what, pattern in (("HTML tags", _TAG), ("value slots", _SLOT)):
+        if Counter(pattern.findall(english)) != Counter(pattern.findall(translated)):
+            return f"the translation must have the same {what} as the English: {sorted(set(pattern.findall(english)))}"
+    return kept_problem(" ".join(english.split()), " ".join(translated.split()))
+
+
+def _refused(english: str, translated: str, shown: str, document, errors: list[DataError]) -> bool:
+    """Report a catalog entry whose translation cannot stand in for its English; True if it was refused."""
+    problem = interface_problem(english, translated)
+    if problem:
+        errors.append(DataError(shown, problem, document.line_of((english,)), (english,)))
+    return problem is not None
 
 
 def _label_glosses(data_dir: Path, language: str, errors: list[DataError]) -> dict[str, str]:

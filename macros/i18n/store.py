@@ -114,7 +114,7 @@ def _read_entries(document, shown: str, language: str, english: dict[str, str], 
         if not (isinstance(value, dict) and set(value) == {"from", language} and all(isinstance(v, str) and v for v in value.values())):
             errors.append(DataError(shown, f"expected {{from: <hash of the English>, {language}: <the translation>}}", line, (key,)))
             continue
-        problem = markup_problem(value[language]) or _kept_problem(english[key], value[language])
+        problem = markup_problem(value[language]) or kept_problem(english[key], value[language])
         if problem:
             errors.append(DataError(shown, problem, document.line_of((key, language)), (key, language)))
             continue
@@ -122,7 +122,7 @@ def _read_entries(document, shown: str, language: str, english: dict[str, str], 
     return entries
 
 
-def _kept_problem(english: str, translated: str) -> str | None:
+def kept_problem(english: str, translated: str) -> str | None:
     """Why a translation does not carry the English text's code and link targets unchanged, or None."""
 
     def kept(text: str) -> Counter:

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from macros.build import generate_checked
-from macros.i18n.edition import translated_edition
+from macros.i18n.edition import interface_problem, translated_edition
 from macros.i18n.store import coverage, load_translations
 from macros.i18n.texts import text_hash, visible_texts, with_texts
 from macros.loading import load_atlas
@@ -154,3 +154,20 @@ def test_interface_text_without_a_translation_reads_in_english_and_is_reported(t
     assert {"Feature matrix": "zh/matrix.md"} in site.nav[-1]["中文"][3]["跨版本视图"]
     result = subprocess.run([sys.executable, "-m", "macros.check", str(data)], cwd=PROJECT_DIR, capture_output=True, text=True)
     assert result.returncode == 1 and "1 interface texts without a zh translation:\n  'Feature matrix'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("english", "translated", "expect"),
+    [
+        ("Release facts", "版本概况", None),
+        ("%(n)s features", "%(n)s 个功能", None),
+        ("%(n)s features", "若干功能", "the same value slots"),
+        ("Release facts", "<b>版本概况</b>", "the same HTML tags"),
+        ('<span class="atlas-moved">changed stage</span>', "<span>阶段变化</span>", "the same HTML tags"),
+        ("See [the notes](https://example.org/a)", "见[说明](https://example.org/b)", "lacks `https://example.org/a`"),
+        ("{n} releases run", "{count} 个版本可运行", "the same value slots"),
+    ],
+)
+def test_an_interface_translation_keeps_the_markup_and_slots_of_its_english(english, translated, expect):
+    problem = interface_problem(english, translated)
+    assert (problem is None) if expect is None else (expect in problem), problem
