@@ -17,11 +17,11 @@ SITEMAP = "sitemap.xml"
 
 @dataclass(frozen=True, slots=True)
 class PageEdition:
-    """One page as its edition sees it: its language, its home, and the same page in each language (site-root URLs)."""
+    """One page as its edition sees it: its language, its folder (also its home), and the same page in each language
+    (site-root URLs)."""
 
     language: str
     prefix: str
-    home: str
     counterparts: tuple[tuple[str, str, str], ...]  # (language, its name, URL of this page in it), English first
 
 
@@ -34,7 +34,7 @@ def page_edition(url: str | None, languages: tuple[str, ...]) -> PageEdition:
     english_url = url[len(prefix) :]
     others = [(code, f"{code}/{english_url}") for code in languages]
     counterparts = tuple((code, LANGUAGE_NAMES[code], target) for code, target in [(ENGLISH, english_url), *others])
-    return PageEdition(language, prefix, prefix, counterparts)
+    return PageEdition(language, prefix, counterparts)
 
 
 def theme_globals(languages: tuple[str, ...], words_script: str) -> dict:
