@@ -35,7 +35,8 @@ COMPATIBILITY_SCHEMA = "api/compatibility.schema.json"
 WORDS_SCRIPT = "assets/words.js"  # in a translated edition's folder: the interface text of the scripts in its language
 THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
 # What MkDocs and the theme write at the top of the site, beside the pages and files the data generates.
-THEME_OUTPUTS = ("404.html", "sitemap.xml", "sitemap.xml.gz", "assets/", "search/")
+HREFLANG_SITEMAP = "sitemap-hreflang.xml"  # every page of every edition with its editions (`hreflang`), for search engines
+THEME_OUTPUTS = ("404.html", "sitemap.xml", "sitemap.xml.gz", HREFLANG_SITEMAP, "assets/", "search/")
 RELEASE_FACTS = "release-facts"  # the section of a release page that states its platforms
 
 

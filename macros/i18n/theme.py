@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..urls import HREFLANG_SITEMAP
 from .edition import ENGLISH, LANGUAGE_NAMES
 
 SEARCH_INDEX = "search/search_index.json"
@@ -79,16 +80,38 @@ def split_search_index(search_index, site_dir: str, languages: tuple[str, ...], 
     search_index.entries = [entry for entry in entries if entry["location"].split("/", 1)[0] not in languages]
 
 
-_URL = re.compile(r"<url>.*?</url>\s*", re.DOTALL)
+_ENTRY = re.compile(r"<url><loc>([^<]*)</loc>(.*?)</url>", re.DOTALL)
+_HEAD, _TAIL = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"', "\n</urlset>\n"
+_XHTML = ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'
 
 
 def write_edition_sitemaps(site_dir: str, site_url: str, languages: tuple[str, ...]) -> None:
-    """Each translated edition's sitemap, `<language>/sitemap.xml`: the site's entries for its pages (what the theme's
-    instant navigation reads to know which links it may load in place)."""
-    whole = (Path(site_dir) / SITEMAP).read_text(encoding="utf-8")
+    """Beside the site's sitemap (the English pages), each translated edition's, `<language>/sitemap.xml`, with its
+    counterparts of those pages; and `sitemap-hreflang.xml`, every page of every edition naming all of its editions.
+
+    A page's edition sitemap is what the theme's instant navigation reads to know which links it may load in place:
+    it is kept to the edition's own pages, as the theme parses it on every page load.
+    """
+    site, root = Path(site_dir), site_url.rstrip("/") + "/"
+    entries = _ENTRY.findall((site / SITEMAP).read_text(encoding="utf-8"))
+    editions: list[list[tuple[str, str]]] = [[(ENGLISH, loc)] for loc, _ in entries]
     for language in languages:
-        start = f"<loc>{site_url.rstrip('/')}/{language}/"
-        own = [entry for entry in _URL.findall(whole) if start in entry]
-        head, _, _ = whole.partition("<url>")
-        path = Path(site_dir) / language / SITEMAP
-        path.write_text(head + "".join(own).rstrip() + "\n</urlset>\n" if own else whole, encoding="utf-8")
+        own = []
+        for (loc, rest), urls in zip(entries, editions, strict=True):
+            counterpart = f"{root}{language}/{loc.removeprefix(root)}"
+            if (site / language / loc.removeprefix(root) / "index.html").exists():
+                urls.append((language, counterpart))
+                own.append(f"<url><loc>{counterpart}</loc>{rest}</url>")
+        (site / language / SITEMAP).write_text(_HEAD + ">\n" + "\n".join(own) + _TAIL, encoding="utf-8")
+    annotated = [
+        f"<url><loc>{loc}</loc>{rest}{_alternates(urls)}</url>"
+        for (_, rest), urls in zip(entries, editions, strict=True)
+        if len(urls) > 1
+        for _, loc in urls
+    ]
+    (site / HREFLANG_SITEMAP).write_text(_HEAD + _XHTML + ">\n" + "\n".join(annotated) + _TAIL, encoding="utf-8")
+
+
+def _alternates(urls: list[tuple[str, str]]) -> str:
+    """The `hreflang` links of a page that is at each of `urls` in its edition."""
+    return "".join(f'<xhtml:link rel="alternate" hreflang="{code}" href="{url}"/>' for code, url in urls)

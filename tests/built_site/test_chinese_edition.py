@@ -3,8 +3,10 @@ its own search index and sitemap, `hreflang` alternates, and its translation cov
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
+import xml.etree.ElementTree as ET
 
 from tests.support.html import parse
 
@@ -53,14 +55,31 @@ def test_each_edition_searches_its_own_pages_and_chinese_is_split_into_words(bui
     assert "\u200b" in text  # jieba's word boundaries, which the search separator splits on
 
 
-def test_the_sitemaps_name_each_page_in_both_languages(built_site):
+def test_each_edition_has_a_lean_sitemap_of_its_own_pages(built_site):
+    """The theme parses the sitemap of a page's edition on every page load: each lists its own pages, one line each."""
     sitemap = (built_site.files / "sitemap.xml").read_text(encoding="utf-8")
-    entry = re.search(r"<url>\s*<loc>[^<]*/releases/1\.10/</loc>.*?</url>", sitemap, re.DOTALL).group(0)
-    assert re.search(r'hreflang="en" href="[^"]*/releases/1\.10/"', entry)
-    assert re.search(r'hreflang="zh" href="[^"]*/zh/releases/1\.10/"', entry)
     chinese = (built_site.files / "zh/sitemap.xml").read_text(encoding="utf-8")
-    locations = re.findall(r"<loc>([^<]*)</loc>", chinese)
-    assert any(loc.endswith("/zh/releases/1.10/") for loc in locations) and all("/zh/" in loc for loc in locations)
+    locations, chinese_locations = (
+        re.findall(r"^<url><loc>([^<]*)</loc><lastmod>[\d-]+</lastmod></url>$", text, re.M) for text in (sitemap, chinese)
+    )
+    assert len(locations) == len(chinese_locations) == sitemap.count("<url>") == chinese.count("<url>") > 1000
+    assert not any("/zh/" in loc for loc in locations) and all("/zh/" in loc for loc in chinese_locations)
+    assert f"{built_site.base_url}zh/releases/1.10/" in chinese_locations
+    assert "hreflang" not in sitemap + chinese
+    assert gzip.decompress((built_site.files / "sitemap.xml.gz").read_bytes()).decode("utf-8") == sitemap
+
+
+def test_the_hreflang_sitemap_names_both_editions_of_every_page(built_site):
+    document = ET.parse(built_site.files / "sitemap-hreflang.xml").getroot()
+    names = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    editions = {
+        url.find("s:loc", names).text: {(link.get("hreflang"), link.get("href")) for link in url.findall("x:link", names)}
+        for url in document.findall("s:url", names)
+    }
+    english, chinese = f"{built_site.base_url}releases/1.10/", f"{built_site.base_url}zh/releases/1.10/"
+    assert editions[english] == editions[chinese] == {("en", english), ("zh", chinese)}
+    assert len(editions) == 2 * (built_site.files / "sitemap.xml").read_text(encoding="utf-8").count("<url>")
+    assert all(len(links) == 2 and any(url == href for _, href in links) for url, links in editions.items())
 
 
 def test_the_build_and_the_about_page_state_the_translation_coverage(built_site):
