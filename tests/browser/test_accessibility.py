@@ -81,10 +81,14 @@ def test_palette_toggle_switches_scheme(visit):
     visit.open("releases/1.10/")
     scheme = "() => document.body.getAttribute('data-md-color-scheme')"
     before = visit.page.evaluate(scheme)
-    visit.page.locator("form[data-md-component=palette] label:visible").first.click()
+    visit.page.locator("form.atlas-palette label:visible").first.click()
     visit.page.wait_for_function(f"() => ({scheme})() !== {before!r}")
-    assert visit.page.evaluate(scheme) in ("default", "slate")
+    after = visit.page.evaluate(scheme)
+    assert after in ("default", "slate")
     assert _serious_violations(visit.page) == []
+    visit.open("matrix/")  # the choice is kept from page to page
+    assert visit.page.evaluate(scheme) == after
+    assert visit.page.locator("form.atlas-palette label:visible").count() == 1
 
 
 def test_stability_is_told_in_text_not_only_colour(visit):
