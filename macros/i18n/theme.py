@@ -94,14 +94,21 @@ def write_edition_sitemaps(site_dir: str, site_url: str, languages: tuple[str, .
     """
     site, root = Path(site_dir), site_url.rstrip("/") + "/"
     entries = _ENTRY.findall((site / SITEMAP).read_text(encoding="utf-8"))
-    editions: list[list[tuple[str, str]]] = [[(ENGLISH, loc)] for loc, _ in entries]
+    editions: list[list[tuple[str, str]]] = [
+        [
+            (code, root + url)
+            for code, _, url in page_edition(loc.removeprefix(root), languages).counterparts
+            if (site / url / "index.html").exists()
+        ]
+        for loc, _ in entries
+    ]
     for language in languages:
-        own = []
-        for (loc, rest), urls in zip(entries, editions, strict=True):
-            counterpart = f"{root}{language}/{loc.removeprefix(root)}"
-            if (site / language / loc.removeprefix(root) / "index.html").exists():
-                urls.append((language, counterpart))
-                own.append(f"<url><loc>{counterpart}</loc>{rest}</url>")
+        own = [
+            f"<url><loc>{url}</loc>{rest}</url>"
+            for (_, rest), urls in zip(entries, editions, strict=True)
+            for code, url in urls
+            if code == language
+        ]
         (site / language / SITEMAP).write_text(_HEAD + ">\n" + "\n".join(own) + _TAIL, encoding="utf-8")
     annotated = [
         f"<url><loc>{loc}</loc>{rest}{_alternates(urls)}</url>"
