@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .i18n.edition import ENGLISH, LANGUAGE_NAMES
 from .model import Redirect
 from .urls import THEME_OUTPUTS
 from .yamlfile import DataError, DataErrors, read_data_bytes
@@ -70,13 +71,16 @@ def registry_errors(published: frozenset[str], redirects: tuple[Redirect, ...], 
 
 
 def _written_by_build(old: str, published: frozenset[str]) -> str | None:
-    """The file or theme folder that a redirect's page (`old` + index.html) would have to be written inside, if any."""
-    if any(old.startswith(f"/{folder}") for folder in THEME_OUTPUTS if folder.endswith("/")):
-        return old.split("/")[1] + "/"
+    """The file or theme folder that a redirect's page (`old` + index.html) would have to be written inside, if any.
+
+    A translated edition's folder gets the theme's files too (its own sitemap, search index and scripts' words)."""
     parts = old.strip("/").split("/")
+    start = 1 if parts[0] in LANGUAGE_NAMES and parts[0] != ENGLISH else 0  # where the theme's paths begin
+    if len(parts) > start and f"{parts[start]}/" in THEME_OUTPUTS:
+        return "/".join(parts[: start + 1]) + "/"
     for depth in range(1, len(parts) + 1):
         ancestor = "/" + "/".join(parts[:depth])
-        if ancestor in published or ancestor.lstrip("/") in THEME_OUTPUTS:
+        if ancestor in published or "/".join(parts[start:depth]) in THEME_OUTPUTS:
             return ancestor
     return None
 

@@ -455,6 +455,11 @@ CASES = [
         writes={"redirects.yaml": b"/sitemap.xml/: /releases/2.1/\n"},
     ),
     Case(
+        "redirect-onto-an-editions-sitemap",
+        "data/redirects.yaml:1: the redirect /zh/sitemap.xml/ would be written inside /zh/sitemap.xml, which the build writes itself",
+        writes={"redirects.yaml": b"/zh/sitemap.xml/: /releases/2.1/\n"},
+    ),
+    Case(
         "redirect-onto-a-generated-file",
         "data/redirects.yaml:1: the redirect /feed.xml/ would be written inside /feed.xml, which the build writes itself",
         writes={"redirects.yaml": b"/feed.xml/: /releases/2.1/\n"},
