@@ -60,11 +60,11 @@ bench: $(VENV)/.installed-test browser  ## Run the build, serve, page-weight and
 lighthouse: $(VENV)/.installed-test browser  ## Lighthouse, mobile and desktop, on five page kinds served as GitHub Pages serves them; writes bench/LIGHTHOUSE.md
 	$(PYTHON) bench/lighthouse.py
 
-browser:  ## Debian's Chromium for the browser tests (installed once, needs root or sudo)
-	@test -x /usr/bin/chromium || { \
-	  echo "Installing Debian's chromium for the browser tests"; \
+browser:  ## Debian's Chromium and the CJK fonts a Chinese reader's device has, for the browser tests and the bench (installed once, needs root or sudo)
+	@{ test -x /usr/bin/chromium && fc-list :lang=zh | grep -q .; } || { \
+	  echo "Installing Debian's chromium and fonts-noto-cjk for the browser tests"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-noto-cjk; }
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PYTHON) || python3 -m venv $(VENV)
