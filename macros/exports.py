@@ -125,16 +125,16 @@ def atom_feed(atlas: Atlas, *, site_url: str, patches: dict[str, list[tuple[str,
 
 
 def feature_names_json(
-    histories: dict[str, FeatureHistory], labels: Labels, *, site_url: str, translated: dict[str, dict[str, FeatureHistory]] | None = None
+    histories: dict[str, FeatureHistory], labels: Labels, *, site_url: str, translated: dict[str, dict[str, str]] | None = None
 ) -> str:
     """Every feature with a page of its own, by name, with when it began and where it stands: what the site's lookup
     matches a feature name against (names as plain text; the lookup writes them with textContent). A `translated`
-    edition's name is added under its language where it differs from the English."""
+    edition's name (its feature names as text, by id) is added under its language where it differs from the English."""
     features = []
     for history in sorted(histories.values(), key=lambda h: text_only(h.record.name).casefold()):
         entry = {"id": history.id, "name": text_only(history.record.name), "since": history.since.release.version}
         for language, theirs in (translated or {}).items():
-            if (name := text_only(theirs[history.id].record.name)) != entry["name"]:
+            if (name := theirs[history.id]) != entry["name"]:
                 entry[language] = name
         if history.latest:
             entry["latest"] = [labels.shown(history.latest.stage), history.latest.release.version]

@@ -5,18 +5,30 @@ from __future__ import annotations
 import hashlib
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, pass_eval_context
 from packaging.version import Version
 
 from . import exports, indexes, urls
 from .api.catalog import ApiCatalog, empty_catalog
-from .api.reference import HtmlSlots, Reference, cited_apis, entry_texts, mentions_json, published_index, reference_pages
+from .api.reference import (
+    HtmlSlots,
+    Reference,
+    cited_apis,
+    entry_texts,
+    keep_rendered_reference,
+    mentions_json,
+    published_index,
+    reference_pages,
+    rendered_reference,
+)
 from .builds.catalog import Builds
 from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
+from .forking import CAN_FORK, ForkedWork
 from .i18n.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, Labels
@@ -150,13 +162,13 @@ def generate_site(
     shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds)
     english = english_edition(atlas)
     slots = HtmlSlots()
-    made = {edition.language: _edition_pages(edition, shared, slots) for edition in (english, *translations)}
+    made = _all_editions(english, translations, shared, slots)
     lifecycles, histories, files = made[ENGLISH].lifecycles, made[ENGLISH].histories, dict(made[ENGLISH].files)
     files |= {
         urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA)),
         urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
         urls.FEATURE_NAMES: exports.feature_names_json(
-            histories, atlas.labels, site_url=site_url, translated={e.language: made[e.language].histories for e in translations}
+            histories, atlas.labels, site_url=site_url, translated={e.language: made[e.language].feature_names for e in translations}
         ),
         urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
         urls.FEED: exports.atom_feed(
@@ -203,8 +215,9 @@ class _Shared:
 
 @dataclass(frozen=True, slots=True)
 class _EditionPages:
-    """One edition's pages (keyed by their path under docs/, its language folder included), nav and fragments, and
-    the English edition's badges and redirect stubs."""
+    """One edition's pages (keyed by their path under docs/, its language folder included), nav and fragments, its
+    feature names (by id, as text), and the English edition's badges and redirect stubs. A translated edition's
+    lifecycles and histories stay where it was rendered (empty here when that was another process)."""
 
     lifecycles: dict[str, indexes.Lifecycle]
     histories: dict[str, indexes.FeatureHistory]
@@ -212,6 +225,50 @@ class _EditionPages:
     files: dict[str, str]
     nav: list
     fragments: dict[str, str]
+    feature_names: dict[str, str]
+
+    def portable(self) -> _EditionPages:
+        """The edition as text only, which a pipe carries quickly: without the model objects of its lifecycles."""
+        return replace(self, lifecycles={}, histories={})
+
+
+class _SentBack(NamedTuple):
+    """What the forked process sends back of one translated edition."""
+
+    pages: _EditionPages  # portable
+    slot_html: dict[str, str]  # the finished HTML of its slots, less what this process's kept reference fills
+    reference: tuple | None  # its API reference pages when it rendered them anew, else None
+    unknown_words: set[str]  # the interface text its pages asked for and its catalog lacks
+
+
+def _all_editions(english: Edition, translations: tuple[Edition, ...], shared: _Shared, slots: HtmlSlots) -> dict[str, _EditionPages]:
+    """Every edition's pages, by language: the translated ones rendered by a forked process on the second core
+    while this one renders the English (or here, one after the other, where a process cannot fork or the child
+    failed). The child sends back each edition's text, what its rendering recorded, and the finished HTML it put
+    into slots; the API reference pages only when it rendered them anew, for later builds of this process to reuse."""
+
+    def elsewhere(edition: Edition) -> _SentBack:
+        kept, made_slots = rendered_reference(edition.language), HtmlSlots()
+        pages = _edition_pages(edition, shared, made_slots).portable()
+        reference = rendered_reference(edition.language)
+        if reference is kept:  # this process has them already: send only the slots they do not fill
+            html = {marker: html for marker, html in made_slots.html.items() if marker not in reference[2]}
+            return _SentBack(pages, html, None, edition.unknown_words)
+        return _SentBack(pages, made_slots.html, reference, edition.unknown_words)
+
+    child = ForkedWork(elsewhere, translations, key=lambda edition: edition.language) if CAN_FORK and translations else None
+    made = {ENGLISH: _edition_pages(english, shared, slots)}
+    sent = (child.results() if child else None) or {}
+    for edition in translations:
+        if edition.language not in sent:
+            made[edition.language] = _edition_pages(edition, shared, slots)
+            continue
+        back = sent[edition.language]
+        made[edition.language] = back.pages
+        edition.unknown_words.update(back.unknown_words)
+        keep_rendered_reference(edition.language, back.reference)
+        slots.html.update(rendered_reference(edition.language)[2] | back.slot_html)
+    return made
 
 
 def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionPages:
@@ -347,6 +404,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         files=files if edition.language == ENGLISH else {k: v for k, v in files.items() if k.startswith(edition.prefix)},
         nav=build_nav(atlas, edition, will_it_run=builds is not None),
         fragments=fragments,
+        feature_names={history.id: text_only(history.record.name) for history in histories.values()},
     )
 
 

@@ -218,9 +218,17 @@ class Reference:
         return self._changes[version]
 
 
+_published: tuple[ApiCatalog, str, str] | None = None  # the last catalog published, its schema address and its text
+
+
 def published_index(catalog: ApiCatalog, schema_url: str) -> str:
-    """The API index as published under api/: the committed file's content, naming the schema it validates against."""
-    return json.dumps({"schema": schema_url, **catalog.document}, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+    """The API index as published under api/: the committed file's content, naming the schema it validates against
+    (written once per catalog: an unchanged index file gives the same catalog object to every serve rebuild)."""
+    global _published
+    if _published is None or _published[0] is not catalog or _published[1] != schema_url:
+        document = {"schema": schema_url, **catalog.document}
+        _published = (catalog, schema_url, json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
+    return _published[2]
 
 
 SLOT = re.compile(r"<p>(atlas-slot-[0-9a-f]{32})</p>")
@@ -248,6 +256,17 @@ class HtmlSlots:
 
 # Per edition: the last pages and slot HTML, and what they came from.
 _rendered: dict[object, tuple[tuple, dict[str, str], dict[str, str]]] = {}
+
+
+def rendered_reference(edition: object) -> tuple | None:
+    """What `reference_pages` keeps of an edition's last reference (for a process that rendered it elsewhere)."""
+    return _rendered.get(edition)
+
+
+def keep_rendered_reference(edition: object, state: tuple | None) -> None:
+    """Keep an edition's reference as another process rendered it (`rendered_reference` there)."""
+    if state is not None:
+        _rendered[edition] = state
 
 
 def reference_pages(
