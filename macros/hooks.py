@@ -43,6 +43,7 @@ HIGHLIGHT = "pymdownx.highlight"  # configured in mkdocs.yml; its highlighter is
 _generated: GeneratedSite | None = None
 _command = "build"  # the MkDocs command of this process (`on_startup`): serve rebuilds, build builds once
 _sanitizer = PageSanitizer()
+_page_files: frozenset[str] = frozenset()  # the build's pages (`on_env`), for the edition sitemaps it writes at its end
 
 
 @event_priority(100)
@@ -135,6 +136,8 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
     env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
     env.globals |= theme_globals(_translated_languages(), WORDS_SCRIPT)
     env.bytecode_cache = COMPILED_TEMPLATES
+    global _page_files
+    _page_files = frozenset(file.dest_uri for file in files.documentation_pages())
     preview.before_writing(files, config, env.globals["atlas_releases"])
     return env
 
@@ -148,7 +151,7 @@ def on_post_build(config: MkDocsConfig) -> None:
     languages = _translated_languages()
     index_config = {key: search.search_index.config[key] for key in ("lang", "separator", "pipeline", "fields")}
     split_search_index(search.search_index, config.site_dir, languages, index_config)
-    write_edition_sitemaps(config.site_dir, config.site_url or "/", languages)
+    write_edition_sitemaps(config.site_dir, config.site_url or "/", languages, _page_files)
     # What an edition shows in English for want of a translation stops a build (strict) but not the preview, where an
     # English edit comes before its translation; `make check` lists stale translations.
     report = log.warning if _command == "build" else log.info

@@ -74,7 +74,8 @@ class _RenderedPage:
         """Give a page that this build skipped the state its last conversion left."""
         page.markdown, page.meta, page.title = self.markdown, self.meta, self.title
         page.content, page.toc, page.present_anchor_ids = self.content, self.toc, set(self.anchors)
-        page.links_to_anchors = {files.get_file_from_path(uri): dict(anchors) for uri, anchors in self.links_to_anchors.items()}
+        by_uri = files.src_uris  # the keys are the URIs kept here: no path to normalise (thousands of links per build)
+        page.links_to_anchors = {by_uri.get(uri): dict(anchors) for uri, anchors in self.links_to_anchors.items()}
 
 
 @dataclass(slots=True)

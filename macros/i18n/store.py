@@ -114,12 +114,18 @@ def _read_entries(document, shown: str, language: str, english: dict[str, str], 
         if not (isinstance(value, dict) and set(value) == {"from", language} and all(isinstance(v, str) and v for v in value.values())):
             errors.append(DataError(shown, f"expected {{from: <hash of the English>, {language}: <the translation>}}", line, (key,)))
             continue
-        problem = markup_problem(value[language]) or kept_problem(english[key], value[language])
+        problem = _translation_problem(english[key], value[language])
         if problem:
             errors.append(DataError(shown, problem, document.line_of((key, language)), (key, language)))
             continue
         entries[key] = Translation(value[language], value["from"])
     return entries
+
+
+@functools.lru_cache(maxsize=16_384)  # a serve rebuild checks again only the texts that changed (the data has ~2,700)
+def _translation_problem(english: str, translated: str) -> str | None:
+    """What is wrong with a translation's own markup, or with what it keeps of the English's, or None."""
+    return markup_problem(translated) or kept_problem(english, translated)
 
 
 def kept_problem(english: str, translated: str) -> str | None:

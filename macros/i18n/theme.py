@@ -85,9 +85,10 @@ _HEAD, _TAIL = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://ww
 _XHTML = ' xmlns:xhtml="http://www.w3.org/1999/xhtml"'
 
 
-def write_edition_sitemaps(site_dir: str, site_url: str, languages: tuple[str, ...]) -> None:
+def write_edition_sitemaps(site_dir: str, site_url: str, languages: tuple[str, ...], pages: frozenset[str]) -> None:
     """Beside the site's sitemap (the English pages), each translated edition's, `<language>/sitemap.xml`, with its
     counterparts of those pages; and `sitemap-hreflang.xml`, every page of every edition naming all of its editions.
+    `pages`: the file of every page the build wrote (`releases/2.14/index.html`), by which a counterpart is known to exist.
 
     A page's edition sitemap is what the theme's instant navigation reads to know which links it may load in place:
     it is kept to the edition's own pages, as the theme parses it on every page load.
@@ -95,11 +96,7 @@ def write_edition_sitemaps(site_dir: str, site_url: str, languages: tuple[str, .
     site, root = Path(site_dir), site_url.rstrip("/") + "/"
     entries = _ENTRY.findall((site / SITEMAP).read_text(encoding="utf-8"))
     editions: list[list[tuple[str, str]]] = [
-        [
-            (code, root + url)
-            for code, _, url in page_edition(loc.removeprefix(root), languages).counterparts
-            if (site / url / "index.html").exists()
-        ]
+        [(code, root + url) for code, _, url in page_edition(loc.removeprefix(root), languages).counterparts if url + "index.html" in pages]
         for loc, _ in entries
     ]
     for language in languages:
