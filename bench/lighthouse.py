@@ -15,6 +15,7 @@ import io
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -197,6 +198,13 @@ def tool_version(command: list[str]) -> str:
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip().splitlines()[0]
 
 
+def chinese_fonts() -> str:
+    """The font families this machine renders Chinese text with, as fontconfig lists them."""
+    found = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True, check=False).stdout.splitlines()
+    families = sorted({re.sub(r" (SC|TC|HK|JP|KR)$", "", line.split(",")[0]) for line in found if line})  # one per regional cut
+    return ", ".join(families) or "none (Chinese characters fall back glyph by glyph)"
+
+
 def score_tables(results: dict[str, dict[str, dict]], level: str) -> list[str]:
     """One Markdown table of scores per form factor, each under a heading of `level` ("##"), budgets marked."""
     lines = []
@@ -227,6 +235,7 @@ def render(results: dict[str, dict[str, dict]], runs: int) -> str:
         f"- Machine: {machine()}",
         f"- Lighthouse: {any_report['lighthouseVersion']} (npm, pinned in `bench/package.json`), Node {node}",
         f"- Chromium: {tool_version([str(CHROMIUM), '--version'])} (`CHROME_PATH={CHROMIUM}`)",
+        f"- Chinese fonts (a Chinese reader's device has some; `make browser` installs Debian's fonts-noto-cjk): {chinese_fonts()}",
         f"- Throttling: Lighthouse defaults (simulated); CPU benchmark index {any_report['environment']['benchmarkIndex']}",
         "- Reproduce (from the repository root): `.venv/bin/python bench/lighthouse.py`",
         f"- One audit by hand, with the site served: `CHROME_PATH={CHROMIUM} {example}` (add `--preset=desktop` for desktop)",
