@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import markdown
+import material
 import pymdownx.highlight
 
 from macros.highlighting import RememberingHighlightExtension
+from tests.conftest import PROJECT_DIR
 
 PAGE = '# Page\n\n```python\nimport torch\nx = torch.ones(3)  # "quoted"\n```\n\nInline `#!python torch.ones(3)` code.\n'
 EXTENSIONS = ["pymdownx.superfences", "pymdownx.inlinehilite", "attr_list", "md_in_html"]
@@ -15,10 +20,30 @@ def _convert(highlight) -> str:
     return markdown.Markdown(extensions=[*EXTENSIONS, highlight]).convert(PAGE)
 
 
-def test_the_html_is_pymdownx_highlights():
-    assert _convert(RememberingHighlightExtension(anchor_linenums=False)) == _convert(
-        pymdownx.highlight.HighlightExtension(anchor_linenums=False)
+def test_the_html_is_pymdownx_highlights_without_its_plain_token_spans():
+    ours = _convert(RememberingHighlightExtension(anchor_linenums=False))
+    theirs = _convert(pymdownx.highlight.HighlightExtension(anchor_linenums=False))
+    assert '<span class="n">torch</span>' in theirs and '<span class="w"> </span>' in theirs
+    block, inline = theirs.split("</pre>")  # inline code keeps its spans: it is short, and highlighted apart
+    assert ours == re.sub(r'<span class="[nw]">([^<]*)</span>', r"\1", block) + "</pre>" + inline
+    assert 'class="n"' not in ours.split("</pre>")[0] and 'class="w"' not in ours
+    assert (
+        '<span class="kn">import</span> <span class="nn">torch</span>' in ours
+        and '<span class="o">=</span> torch<span class="o">.</span>ones' in ours
     )
+
+
+def test_the_theme_draws_names_in_the_codes_colour_and_leaves_whitespace_unstyled():
+    stylesheets = sorted((Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("*.css"))
+    css = "".join(path.read_text(encoding="utf-8") for path in [*stylesheets, PROJECT_DIR / "docs" / "assets" / "atlas.css"])
+    rules = re.findall(r"([^{}]*)\{([^{}]*)\}", css)
+    for selectors, declarations in rules:
+        chosen = [selector.strip() for selector in selectors.split(",")]
+        assert not any(re.search(r"\.w\b", selector) for selector in chosen), selectors
+        if any(re.search(r"\.n(?![\w-])", selector) for selector in chosen):
+            assert declarations == "color:var(--md-code-hl-name-color)", (selectors, declarations)
+    defined = re.findall(r"--md-code-hl-name-color:([^;}]*)", css)
+    assert defined and set(defined) == {"var(--md-code-fg-color)"}
 
 
 def test_a_block_seen_before_is_not_highlighted_again(monkeypatch):
