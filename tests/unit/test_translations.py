@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from macros import build, generate
+from macros.api import reference
 from macros.build import generate_checked
 from macros.i18n.edition import interface_problem, translated_edition
 from macros.i18n.store import coverage, load_translations
@@ -171,3 +173,28 @@ def test_interface_text_without_a_translation_reads_in_english_and_is_reported(t
 def test_an_interface_translation_keeps_the_markup_and_slots_of_its_english(english, translated, expect):
     problem = interface_problem(english, translated)
     assert (problem is None) if expect is None else (expect in problem), problem
+
+
+def test_a_translated_edition_rendered_by_the_forked_process_is_the_one_rendered_here(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    shutil.copytree(REAL_DATA, data)
+    catalog = data / ZH / "interface" / "common.yaml"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace("Feature matrix: 功能矩阵\n", ""), encoding="utf-8")
+    sent = []
+
+    class Recorded(generate.ForkedWork):
+        def results(self):
+            sent.append(super().results())
+            return sent[-1]
+
+    monkeypatch.setattr(generate, "ForkedWork", Recorded)
+    forked = generate_checked(data, site_url="/", check_published=False)
+    assert [list(found) for found in sent] == [["zh"]], "the Chinese edition came from the forked process"
+    monkeypatch.setattr(generate, "CAN_FORK", False)
+    monkeypatch.setattr(build, "_last", None)  # generate again from the same files
+    monkeypatch.setattr(reference, "_rendered", {})  # and render the API reference again, here
+    here = generate_checked(data, site_url="/", check_published=False)
+    assert len(sent) == 1
+    assert forked.pages == here.pages and forked.files == here.files and forked.nav == here.nav
+    assert forked.fragments == here.fragments and forked.slots.html == here.slots.html
+    assert forked.editions["zh"].unknown_words == here.editions["zh"].unknown_words == {"Feature matrix"}
