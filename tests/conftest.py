@@ -30,23 +30,14 @@ def real_atlas() -> Atlas:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
-    """The real site, built once with `mkdocs build --strict` and served on loopback under its path prefix."""
-    yield from _built_and_served(tmp_path_factory.mktemp("served"), PROJECT_DIR)
+def built_site(tmp_path_factory, worker_id):
+    """The real site, built once per test run with `mkdocs build --strict` (whichever worker asks first builds it, the
+    others wait) and served on loopback under its path prefix."""
+    from tests.support.site import shared_site
 
-
-def _built_and_served(root: Path, project: Path):
-    """Build `project` with `mkdocs build --strict` into `root` under the path prefix, and serve it while in use."""
-    from tests.support.site import PREFIX, BuiltSite, build_site, free_port, serve
-
-    files = root / PREFIX.strip("/")
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}{PREFIX}"
-    result = build_site(files, base_url, project=project)
-    assert result.returncode == 0, result.stdout + result.stderr
-    with serve(root, port) as url:
-        assert url == base_url
-        yield BuiltSite(root=root, files=files, base_url=base_url, log=result.stdout + result.stderr)
+    run_folder = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
+    with shared_site(run_folder / "real-site") as site:
+        yield site
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
+import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -104,3 +107,63 @@ def serve(root: Path, port: int, handler_class: type[http.server.SimpleHTTPReque
     finally:
         server.shutdown()
         server.server_close()
+
+
+SHARING_LIMIT = 1800.0  # seconds the serving worker waits at its end for the others to finish with the site
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the lock of `folder` (between the processes of one test run)."""
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
+def shared_site(folder: Path, project: Path = PROJECT_DIR) -> Iterator[BuiltSite]:
+    """The site of `project`, built once in `folder` for every process of a test run (pytest-xdist's workers): the
+    first to ask builds it while the others wait; one of them serves it, on one port, until none is using it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    built, users, me = folder / "built.json", folder / "users", str(os.getpid())
+    users.mkdir(exist_ok=True)
+    with _locked(folder):
+        if not built.exists():
+            port = free_port()
+            result = build_site(folder / "root" / PREFIX.strip("/"), f"http://127.0.0.1:{port}{PREFIX}", project=project)
+            assert result.returncode == 0, result.stdout + result.stderr
+            built.write_text(json.dumps({"port": port, "log": result.stdout + result.stderr}), encoding="utf-8")
+        found = json.loads(built.read_text(encoding="utf-8"))
+        (users / me).touch()
+        server = None if (folder / "server").exists() else _start_server(folder / "root", found["port"])
+        if server:
+            (folder / "server").write_text(me, encoding="utf-8")
+    root = folder / "root"
+    try:
+        yield BuiltSite(root=root, files=root / PREFIX.strip("/"), base_url=f"http://127.0.0.1:{found['port']}{PREFIX}", log=found["log"])
+    finally:
+        (users / me).unlink()
+        if server:
+            _serve_until_unused(folder, server)
+
+
+def _start_server(root: Path, port: int) -> http.server.ThreadingHTTPServer:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(StaticHandler, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _serve_until_unused(folder: Path, server: http.server.ThreadingHTTPServer) -> None:
+    """Go on serving until no other process uses the site (a later one then serves it itself), and stop."""
+    deadline = time.monotonic() + SHARING_LIMIT
+    while True:
+        with _locked(folder):
+            if not any((folder / "users").iterdir()) or time.monotonic() > deadline:
+                (folder / "server").unlink()
+                server.shutdown()
+                server.server_close()
+                return
+        time.sleep(0.5)
