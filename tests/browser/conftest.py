@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -37,6 +38,22 @@ class Visit:
     def open(self, path: str) -> None:
         """Load a site path, e.g. "releases/1.10/#cuda-graphs", cold."""
         self.page.goto(self.base_url + path, wait_until="load")
+
+    def search(self, query: str) -> list[str]:
+        """Type `query` into the site search and give the addresses of its results, best first. The theme searches as
+        the query is typed, and the results of a prefix ("Torch w") can arrive after the last key: they are read once
+        they stop changing."""
+        self.page.locator("label.md-search__icon, .md-search__input").first.click()
+        self.page.locator("input.md-search__input").press_sequentially(query, delay=30)
+        self.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+        found, deadline = None, time.monotonic() + 15
+        while time.monotonic() < deadline:
+            self.page.wait_for_timeout(400)
+            now = self.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
+            if now == found:
+                return now
+            found = now
+        raise AssertionError(f"the results for {query!r} were still changing after 15 s")
 
     def foreign_requests(self) -> list[str]:
         """Requests that left loopback."""

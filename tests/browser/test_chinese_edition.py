@@ -54,29 +54,22 @@ def test_an_english_page_keeps_its_english_navigation(visit):
     assert "Feature matrix" in nav and "功能矩阵" not in nav and "中文" not in nav
 
 
-def _search(visit, query: str) -> list[str]:
-    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
-    visit.page.locator("input.md-search__input").press_sequentially(query, delay=30)
-    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
-    return visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
-
-
 def test_chinese_search_finds_a_word_inside_a_chinese_sentence_and_stays_in_the_edition(visit):
     visit.open("zh/")
-    hrefs = _search(visit, "混合精度")
+    hrefs = visit.search("混合精度")
     assert hrefs and all("/zh/" in href for href in hrefs), hrefs
     assert any(re.search(r"/zh/(releases|features|topics)/", href) for href in hrefs)
 
 
 def test_chinese_search_still_finds_api_names(visit):
     visit.open("zh/")
-    hrefs = _search(visit, "torch.compile")
+    hrefs = visit.search("torch.compile")
     assert urlsplit(hrefs[0]).path.endswith("/zh/features/torch-compile/"), hrefs[:3]
 
 
 def test_english_search_shows_english_pages_only(visit):
     visit.open("")
-    hrefs = _search(visit, "torch.compile")
+    hrefs = visit.search("torch.compile")
     assert hrefs and not any("/zh/" in href for href in hrefs)
 
 

@@ -14,14 +14,6 @@ ATLAS = load_atlas(REAL_DATA)
 ANSWER = ".atlas-lookup-answer"
 
 
-def _search(visit, query: str) -> list[str]:
-    """The addresses of the site search's results for `query`, best first."""
-    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
-    visit.page.locator("input.md-search__input").press_sequentially(query, delay=30)
-    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
-    return visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
-
-
 @pytest.mark.parametrize(
     ("query", "page"),
     [
@@ -39,14 +31,14 @@ def _search(visit, query: str) -> list[str]:
 )
 def test_search_finds_a_name_on_its_own_page_first(visit, query, page):
     visit.open("")
-    first = _search(visit, query)[0]
+    first = visit.search(query)[0]
     assert re.search(rf"/{re.escape(page)}(\?[^#]*)?(#[\w-]*)?$", first), first
 
 
 def test_search_finds_an_api_name_at_the_entry_that_introduced_it(visit):
     visit.open("")
     assert ATLAS.release("1.12").feature("matmul-precision")
-    first, second = _search(visit, "set_float32_matmul_precision")[:2]
+    first, second = visit.search("set_float32_matmul_precision")[:2]
     assert re.search(r"/releases/1\.12/(\?[^#]*)?$", first) and second.endswith("#matmul-precision"), (first, second)
 
 

@@ -27,11 +27,8 @@ LIFECYCLES = indexes.build_lifecycles(ATLAS)
 def test_search_finds_a_feature_and_opens_it(visit, query, version, feature_id):
     assert ATLAS.release(version).feature(feature_id)
     visit.open("")
-    visit.page.locator("label.md-search__icon, .md-search__input").first.click()
-    visit.page.locator("input.md-search__input").press_sequentially(query, delay=30)
     target = re.compile(rf"/releases/{re.escape(version)}/(\?[^#]*)?#{feature_id}$")
-    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
-    hrefs = visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
+    hrefs = visit.search(query)
     position = next(i for i, href in enumerate(hrefs) if target.search(href))
     result = visit.page.locator(".md-search-result__link").nth(position)
     if not result.is_visible():  # sections beyond the first few sit under "more on this page"
