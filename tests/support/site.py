@@ -95,13 +95,19 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def _start_server(
+    root: Path, port: int, handler_class: type[http.server.SimpleHTTPRequestHandler] = StaticHandler
+) -> http.server.ThreadingHTTPServer:
+    """A server of `root` on 127.0.0.1:`port`, answering from a thread of its own."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler_class, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 @contextmanager
 def serve(root: Path, port: int, handler_class: type[http.server.SimpleHTTPRequestHandler] = StaticHandler) -> Iterator[str]:
     """Serve `root` on 127.0.0.1:`port` (with `handler_class`); yields the site's base URL (with the path prefix)."""
-    handler = functools.partial(handler_class, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = _start_server(root, port, handler_class)
     try:
         yield f"http://127.0.0.1:{port}{PREFIX}"
     finally:
@@ -148,12 +154,6 @@ def shared_site(folder: Path, project: Path = PROJECT_DIR) -> Iterator[BuiltSite
         (users / me).unlink()
         if server:
             _serve_until_unused(folder, server)
-
-
-def _start_server(root: Path, port: int) -> http.server.ThreadingHTTPServer:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(StaticHandler, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def _serve_until_unused(folder: Path, server: http.server.ThreadingHTTPServer) -> None:
