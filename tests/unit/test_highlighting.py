@@ -57,3 +57,10 @@ def test_a_block_seen_before_is_not_highlighted_again(monkeypatch):
     assert [code for code in calls if "import torch" in code] == highlighted
     assert len(highlighted) == 1
     assert sum(code.strip() == "torch.ones(3)" for code in calls) == 2  # inline code is highlighted each time
+
+
+def test_a_code_block_that_spells_token_spans_and_tags_stays_text():
+    hostile = "```python\nx = '<span class=\"n\">y</span></code><script>alert(1)</script>'\n```\n"
+    html = markdown.Markdown(extensions=[*EXTENSIONS, RememberingHighlightExtension(anchor_linenums=False)]).convert(hostile)
+    assert "<script" not in html
+    assert '<span class="s1">\'&lt;span class="n"&gt;y&lt;/span&gt;&lt;/code&gt;&lt;script&gt;alert(1)&lt;/script&gt;\'</span>' in html
