@@ -22,6 +22,21 @@ def in_view(page, element_id: str) -> bool:
     return True
 
 
+PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}  # new_visit(**PHONE)
+
+SIDEWAYS_OVERFLOW = """() => { const all = document.createElement('style');
+                               all.textContent = '* { content-visibility: visible !important; }';
+                               document.head.append(all);
+                               const extra = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+                               all.remove(); return extra; }"""
+
+
+def sideways_overflow(page) -> int:
+    """How many px the page is wider than its window, measured with every box laid out: the text the browser renders
+    only near the screen (`content-visibility: auto`) would otherwise be neither drawn nor measured."""
+    return page.evaluate(SIDEWAYS_OVERFLOW)
+
+
 class Visit:
     """A browser tab on the site that records console errors and every request it makes."""
 

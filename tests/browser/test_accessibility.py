@@ -7,6 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from macros.indexes import build_lifecycles
 from macros.loading import load_atlas
+from tests.browser.conftest import sideways_overflow
 from tests.conftest import REAL_DATA
 
 # Rules whose violations come from the Material theme's own markup, not from this project's content.
@@ -104,7 +105,7 @@ def test_no_page_scrolls_sideways_on_a_phone(new_visit):
     wide = []
     for url in urls:
         tab.page.goto(url, wait_until="load")
-        overflow = tab.page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        overflow = sideways_overflow(tab.page)
         if overflow > 0:
             wide.append(f"{url}: {overflow}px")
     assert not wide, wide

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import in_view
+from .conftest import in_view, sideways_overflow
 
 pytestmark = pytest.mark.browser
 
@@ -78,7 +78,7 @@ def test_the_lookup_fits_a_phone(new_visit):
     visit = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     visit.open("reference/?name=torch.load")
     visit.page.wait_for_selector(f"{ANSWER} li")
-    overflow = visit.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    overflow = sideways_overflow(visit.page)
     assert overflow <= 0
 
 

@@ -8,11 +8,11 @@ import pytest
 
 from macros import indexes
 from macros.loading import load_atlas
+from tests.browser.conftest import PHONE, sideways_overflow
 from tests.conftest import REAL_DATA
 
 ATLAS = load_atlas(REAL_DATA)
 LIFECYCLES = indexes.build_lifecycles(ATLAS)
-PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
 SHOWN_ENTRIES = "h3[data-kind]:not(.atlas-off)"
 
 
@@ -65,7 +65,7 @@ def test_a_topic_grid_sorts_on_a_phone_with_a_touch(new_visit):
     button.tap()
     since = _row_attribute(tab, "#grid-distributed", "since")
     assert since == sorted(since, key=_version_key)
-    assert tab.page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    assert sideways_overflow(tab.page) <= 0
 
 
 def test_a_release_page_shows_one_topic_and_one_kind_kept_in_the_address(visit):
@@ -125,5 +125,5 @@ def test_the_upgrade_page_shows_one_topic_kept_in_the_address(visit):
 def test_narrowed_views_fit_a_phone(new_visit, path):
     tab = new_visit(**PHONE)
     tab.open(path)
-    assert tab.page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    assert sideways_overflow(tab.page) <= 0
     assert not tab.console_errors

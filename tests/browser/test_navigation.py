@@ -10,7 +10,7 @@ from macros import urls
 from macros.generate import build_nav
 from macros.indexes import build_lifecycles
 from macros.loading import load_atlas
-from tests.browser.conftest import in_view
+from tests.browser.conftest import PHONE, in_view
 from tests.conftest import REAL_DATA
 
 ATLAS = load_atlas(REAL_DATA)
@@ -26,6 +26,19 @@ def test_cold_deep_link_shows_and_marks_the_feature(visit, version, feature_id):
     assert visit.page.evaluate("() => document.querySelector(':target')?.id") == feature_id
     outline = visit.page.evaluate("id => getComputedStyle(document.getElementById(id)).outlineStyle", feature_id)
     assert outline != "none", "the targeted heading is visibly marked"
+    assert not visit.console_errors
+
+
+def test_a_deep_link_far_down_the_longest_release_page_stays_in_view_as_the_text_above_is_laid_out(visit):
+    longest = max(ATLAS.releases, key=lambda release: len(release.features)).version
+    visit.open(f"releases/{longest}/")
+    last = visit.page.evaluate("() => [...document.querySelectorAll('.md-typeset > h3[id]')].at(-1).id")
+    visit.open(f"releases/{longest}/#{last}")
+    assert in_view(visit.page, last)
+    visit.page.mouse.wheel(0, -600)  # the entries above come into view and are laid out at their real height
+    visit.page.wait_for_timeout(500)
+    visit.page.mouse.wheel(0, 600)
+    assert in_view(visit.page, last)
     assert not visit.console_errors
 
 
@@ -104,3 +117,18 @@ def test_unknown_page_shows_the_404_page(visit):
     assert visit.page.evaluate("() => getComputedStyle(document.querySelector('.md-header')).position") == "sticky"  # theme CSS loaded
     unexpected = [e for e in visit.console_errors if "status of 404" not in e]
     assert not unexpected
+
+
+def test_on_a_phone_the_navigation_drawer_is_laid_out_when_it_opens_and_leads_to_a_release(new_visit):
+    tab = new_visit(**PHONE)
+    tab.open("releases/1.10/")
+    releases = tab.page.locator(".md-sidebar--primary a.md-nav__link[href$='/releases/1.9/']")
+    assert not releases.is_visible()  # the closed drawer is not drawn, nor reachable
+    # It opens on the pane of the page's own series (1.x), which lists 1.9.
+    tab.page.locator("label.md-header__button[for='__drawer']").tap()
+    releases.wait_for(state="visible")
+    box = releases.bounding_box()
+    assert box["width"] > 0 and box["height"] >= 24
+    releases.tap()
+    tab.page.wait_for_url(re.compile(r"/releases/1\.9/$"))
+    assert not tab.console_errors

@@ -8,11 +8,11 @@ import pytest
 
 from macros import indexes
 from macros.loading import load_atlas
+from tests.browser.conftest import PHONE, sideways_overflow
 from tests.conftest import REAL_DATA
 
 ATLAS = load_atlas(REAL_DATA)
 LIFECYCLES = indexes.build_lifecycles(ATLAS)
-PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 NAMES_IN_VIEW = """grid => { const box = grid.closest('.atlas-grid-scroll').getBoundingClientRect();
     const name = grid.tBodies[0].rows[0].cells[0].getBoundingClientRect();
@@ -39,7 +39,7 @@ def test_grid_keeps_names_and_releases_in_view_while_it_scrolls_inside_itself(ne
     end = grid.evaluate(NAMES_IN_VIEW)
     assert abs(start["nameLeft"]) <= 1 and abs(end["nameLeft"]) <= 1, (start, end)  # the names column stays put
     assert abs(end["headTop"]) <= 1, end  # the release numbers stay at the top
-    assert tab.page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    assert sideways_overflow(tab.page) <= 0
     assert not tab.console_errors
 
 

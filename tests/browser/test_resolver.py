@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import sideways_overflow
+
 pytestmark = pytest.mark.browser
 
 ANSWER = ".atlas-resolver-answer"
@@ -93,7 +95,7 @@ def test_the_resolver_fits_a_phone(new_visit):
     visit = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     visit.open("will-it-run/?gpu=GeForce+GTX+1080&os=linux-x86_64&python=3.11&driver=535.104.05")
     visit.page.wait_for_selector(".atlas-resolver-summary")
-    assert visit.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    assert sideways_overflow(visit.page) <= 0
 
 
 def test_an_error_page_opens_the_resolver_with_the_gpu_of_its_message(visit):
