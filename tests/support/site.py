@@ -23,6 +23,9 @@ from ..conftest import MINI_DATA, PROJECT_DIR
 
 PRODUCTION_URL = "https://pytorch-release-atlas.github.io/pytorch-release-atlas/"
 PREFIX = urlsplit(PRODUCTION_URL).path  # "/pytorch-release-atlas/"
+# The shared site's SOURCE_DATE_EPOCH, as `make build` and the Pages workflow set it to the commit time: the only date
+# in the site is the sitemap's <lastmod>, and with it fixed a second build can be compared with the shared one.
+SHARED_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
 
 
 SITE_SOURCES = ("mkdocs.yml", "docs", "macros", "overrides", "README.md")
@@ -139,7 +142,8 @@ def shared_site(folder: Path, project: Path = PROJECT_DIR) -> Iterator[BuiltSite
     with _locked(folder):
         if not built.exists():
             port = free_port()
-            result = build_site(folder / "root" / PREFIX.strip("/"), f"http://127.0.0.1:{port}{PREFIX}", project=project)
+            site_url = f"http://127.0.0.1:{port}{PREFIX}"
+            result = build_site(folder / "root" / PREFIX.strip("/"), site_url, project=project, SOURCE_DATE_EPOCH=SHARED_EPOCH)
             assert result.returncode == 0, result.stdout + result.stderr
             built.write_text(json.dumps({"port": port, "log": result.stdout + result.stderr}), encoding="utf-8")
         found = json.loads(built.read_text(encoding="utf-8"))
