@@ -7,7 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from macros.indexes import build_lifecycles
 from macros.loading import load_atlas
-from tests.browser.conftest import sideways_overflow
+from tests.browser.conftest import PHONE, sideways_overflow
 from tests.conftest import REAL_DATA
 
 # Rules whose violations come from the Material theme's own markup, not from this project's content.
@@ -71,7 +71,7 @@ def test_no_serious_axe_violation_on_any_page(new_visit, scheme):
 )
 def test_no_serious_axe_violation_on_a_phone(new_visit, path):
     """On a 375 px screen tables scroll inside their boxes, which a keyboard must reach, and grids sort with buttons."""
-    tab = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    tab = new_visit(**PHONE)
     tab.open(path)
     tab.page.wait_for_timeout(300)  # the theme sets up the page after load
     found = _serious_violations(tab.page)
@@ -99,7 +99,7 @@ def test_stability_is_told_in_text_not_only_colour(visit):
 
 
 def test_no_page_scrolls_sideways_on_a_phone(new_visit):
-    tab = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    tab = new_visit(**PHONE)
     urls = _nav_urls(tab)
     tab.page.set_viewport_size({"width": 375, "height": 740})
     wide = []

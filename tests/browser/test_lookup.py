@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import in_view, sideways_overflow
+from .conftest import PHONE, in_view, sideways_overflow
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +75,7 @@ def test_a_part_of_a_name_lists_the_closest_names(visit):
 
 
 def test_the_lookup_fits_a_phone(new_visit):
-    visit = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    visit = new_visit(**PHONE)
     visit.open("reference/?name=torch.load")
     visit.page.wait_for_selector(f"{ANSWER} li")
     overflow = sideways_overflow(visit.page)

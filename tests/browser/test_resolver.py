@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import sideways_overflow
+from tests.browser.conftest import PHONE, sideways_overflow
 
 pytestmark = pytest.mark.browser
 
@@ -92,7 +92,7 @@ def test_a_gpu_that_is_neither_listed_nor_a_compute_capability_is_asked_again(vi
 
 
 def test_the_resolver_fits_a_phone(new_visit):
-    visit = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    visit = new_visit(**PHONE)
     visit.open("will-it-run/?gpu=GeForce+GTX+1080&os=linux-x86_64&python=3.11&driver=535.104.05")
     visit.page.wait_for_selector(".atlas-resolver-summary")
     assert sideways_overflow(visit.page) <= 0

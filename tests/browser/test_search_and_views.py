@@ -9,7 +9,7 @@ import pytest
 from macros import indexes
 from macros.loading import load_atlas
 from macros.urls import site_path
-from tests.browser.conftest import in_view
+from tests.browser.conftest import PHONE, in_view
 from tests.conftest import REAL_DATA
 
 ATLAS = load_atlas(REAL_DATA)
@@ -79,7 +79,7 @@ def test_the_matrix_narrows_to_the_names_typed_and_keeps_them_in_the_url(visit):
 
 
 def test_a_wide_table_keeps_its_first_column_in_view_on_a_phone(new_visit):
-    tab = new_visit(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    tab = new_visit(**PHONE)
     tab.open("platforms/")
     table = tab.page.locator("#by-release ~ .atlas-table-scroll table").first
     first, second = (table.locator("tbody tr").first.locator("td").nth(n) for n in (0, 1))

@@ -142,10 +142,10 @@ def shared_site(folder: Path, project: Path = PROJECT_DIR) -> Iterator[BuiltSite
     with _locked(folder):
         if not built.exists():
             port = free_port()
-            site_url = f"http://127.0.0.1:{port}{PREFIX}"
-            result = build_site(folder / "root" / PREFIX.strip("/"), site_url, project=project, SOURCE_DATE_EPOCH=SHARED_EPOCH)
+            base_url = f"http://127.0.0.1:{port}{PREFIX}"
+            result = build_site(folder / "root" / PREFIX.strip("/"), base_url, project=project, SOURCE_DATE_EPOCH=SHARED_EPOCH)
             assert result.returncode == 0, result.stdout + result.stderr
-            built.write_text(json.dumps({"port": port, "log": result.stdout + result.stderr}), encoding="utf-8")
+            built.write_text(json.dumps({"port": port, "base_url": base_url, "log": result.stdout + result.stderr}), encoding="utf-8")
         found = json.loads(built.read_text(encoding="utf-8"))
         (users / me).touch()
         server = None if (folder / "server").exists() else _start_server(folder / "root", found["port"])
@@ -153,7 +153,7 @@ def shared_site(folder: Path, project: Path = PROJECT_DIR) -> Iterator[BuiltSite
             (folder / "server").write_text(me, encoding="utf-8")
     root = folder / "root"
     try:
-        yield BuiltSite(root=root, files=root / PREFIX.strip("/"), base_url=f"http://127.0.0.1:{found['port']}{PREFIX}", log=found["log"])
+        yield BuiltSite(root=root, files=root / PREFIX.strip("/"), base_url=found["base_url"], log=found["log"])
     finally:
         (users / me).unlink()
         if server:
