@@ -39,6 +39,36 @@ def test_search_finds_a_feature_and_opens_it(visit, query, version, feature_id):
     assert not visit.console_errors
 
 
+def _search_index_requests(visit) -> list[str]:
+    return [url for url in visit.requests if url.endswith("/search/search_index.json")]
+
+
+def test_the_search_index_is_downloaded_only_once_a_phone_reader_taps_the_search(new_visit):
+    visit = new_visit(**PHONE)
+    visit.open("zh/releases/2.14/")
+    visit.page.wait_for_load_state("networkidle")
+    assert _search_index_requests(visit) == [], "a reader who never searches does not download the index"
+    visit.page.locator("label.md-header__button[for=__search]").tap()
+    visit.page.locator("input.md-search__input").press_sequentially("TorchScript", delay=30)
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+    assert _search_index_requests(visit) == [visit.base_url + "zh/search/search_index.json"]
+    hrefs = visit.page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => a.href)")
+    assert all("/zh/" in href for href in hrefs)
+    assert not visit.console_errors
+
+
+def test_the_search_key_and_a_search_address_load_the_index_and_find(visit):
+    visit.open("releases/1.10/")
+    visit.page.wait_for_load_state("networkidle")
+    assert _search_index_requests(visit) == []
+    visit.page.keyboard.press("/")  # the theme's key for the search
+    visit.page.keyboard.type("ZeroRedundancyOptimizer", delay=30)
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+    assert _search_index_requests(visit) == [visit.base_url + "search/search_index.json"]
+    visit.open("?q=cuda+graphs")  # an address that asks for a search is answered on arrival
+    visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
+
+
 def _row_link(visit, lifecycle: indexes.Lifecycle) -> str:
     """The address a matrix row's feature name links to."""
     return visit.base_url + site_path(lifecycle.doc_path)
