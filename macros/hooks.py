@@ -6,6 +6,7 @@ import gc
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,8 @@ HIGHLIGHT = "pymdownx.highlight"  # configured in mkdocs.yml; its highlighter is
 _generated: GeneratedSite | None = None
 _command = "build"  # the MkDocs command of this process (`on_startup`): serve rebuilds, build builds once
 _sanitizer = PageSanitizer()
+_idle_collection = threading.Timer(0, lambda: None)  # the pending collection between serve rebuilds
+IDLE_COLLECTION_DELAY = 1.5  # seconds after a rebuild: the browser has reloaded the page by then
 _page_files: frozenset[str] = frozenset()  # the build's pages (`on_env`), for the edition sitemaps it writes at its end
 
 
@@ -172,14 +175,27 @@ def on_build_error(error: Exception) -> None:
     preview.failed()
 
 
+def _collect_when_idle() -> None:
+    """Collect the garbage of the last rebuilds once the browser has reloaded, rather than in the middle of the next."""
+    global _idle_collection
+    _idle_collection = threading.Timer(IDLE_COLLECTION_DELAY, gc.collect)
+    _idle_collection.daemon = True
+    _idle_collection.start()
+
+
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveReloadServer:
     """Rebuild soon after a data edit; keep serving the last good site when an edit breaks the data, and say what is wrong."""
 
     def build_or_report(*args, **kwargs) -> None:
+        _idle_collection.cancel()
+        gc.freeze()  # the collector walks only what this rebuild makes, not the site the last one left
         try:
             builder(*args, **kwargs)
         except Abort:  # raised after the build logged its errors (such as data mistakes)
             log.error("The last good site is still being served; fix the data and save to rebuild.")
+        finally:
+            gc.unfreeze()
+            _collect_when_idle()
 
     server.builder = build_or_report
     if os.environ.get("ATLAS_WATCH") != "poll":

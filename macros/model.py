@@ -268,7 +268,13 @@ class Release:
 
     def block_statuses(self) -> dict[str, int]:
         """How many of its code blocks have each status of BLOCK_STATUSES (those with none left out)."""
-        found = [result.status if (result := self.result(b.item, b.role)) else "pending" for b in self.code_blocks()]
+        recorded: dict[tuple[str, str], BlockResult] = {}
+        for result in self.results:
+            recorded.setdefault((result.item, result.role), result)  # the first, as `result` finds it
+        found = [
+            result.status if (result := recorded.get((b.item, b.role))) and result.hash == b.hash else "pending"
+            for b in self.code_blocks()
+        ]
         return {status: count for status in BLOCK_STATUSES if (count := found.count(status))}
 
     def setup(self, setup_id: str) -> Setup:
