@@ -272,8 +272,7 @@ class Release:
         for result in self.results:
             recorded.setdefault((result.item, result.role), result)  # the first, as `result` finds it
         found = [
-            result.status if (result := recorded.get((b.item, b.role))) and result.hash == b.hash else "pending"
-            for b in self.code_blocks()
+            result.status if (result := recorded.get((b.item, b.role))) and result.hash == b.hash else "pending" for b in self.code_blocks()
         ]
         return {status: count for status in BLOCK_STATUSES if (count := found.count(status))}
 
