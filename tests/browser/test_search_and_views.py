@@ -69,6 +69,13 @@ def test_the_search_key_and_a_search_address_load_the_index_and_find(visit):
     visit.page.locator(".md-search-result__link").first.wait_for(timeout=15000)
 
 
+def test_a_result_address_highlights_its_words_without_opening_the_search(visit):
+    visit.open("releases/1.10/?h=graphs#cuda-graphs")  # where a search result leads: the theme marks the words searched
+    visit.page.locator("mark[data-md-highlight]").first.wait_for(timeout=15000)
+    assert "graph" in visit.page.locator("mark[data-md-highlight]").first.inner_text().lower()
+    assert not visit.page.evaluate("document.querySelector('[data-md-toggle=search]').checked")
+
+
 def _row_link(visit, lifecycle: indexes.Lifecycle) -> str:
     """The address a matrix row's feature name links to."""
     return visit.base_url + site_path(lifecycle.doc_path)
