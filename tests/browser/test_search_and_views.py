@@ -76,6 +76,15 @@ def test_a_result_address_highlights_its_words_without_opening_the_search(visit)
     assert not visit.page.evaluate("document.querySelector('[data-md-toggle=search]').checked")
 
 
+def test_markup_in_a_highlighting_address_stays_text(visit):
+    # `?h=` now loads the search index, and so runs the theme's highlighter, on arrival, without the reader's action
+    visit.open("releases/1.10/?h=graphs+%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E#cuda-graphs")
+    visit.page.locator("mark[data-md-highlight]").first.wait_for(timeout=15000)
+    assert visit.page.evaluate("() => window.__pwned") is None
+    assert visit.page.locator("article img[src=x], mark img").count() == 0
+    assert not visit.console_errors
+
+
 def _row_link(visit, lifecycle: indexes.Lifecycle) -> str:
     """The address a matrix row's feature name links to."""
     return visit.base_url + site_path(lifecycle.doc_path)
