@@ -229,10 +229,13 @@ class FeatureHistory:
         """The backwards-incompatible changes that touched the feature or its parts."""
         return tuple(a for a in self.everything if isinstance(a.item, Change) and a.item.kind == "breaking")
 
-    @property
-    def versions(self) -> tuple[str, ...]:
-        """Every release with an entry about the feature or its parts, oldest first."""
-        return tuple(dict.fromkeys(a.release.version for a in self.everything))
+    @cached_property
+    def by_release(self) -> tuple[tuple[str, tuple[Appearance, ...]], ...]:
+        """Its entries and its parts', grouped by release: each release with an entry and those entries, oldest first."""
+        grouped: dict[str, list[Appearance]] = {}
+        for appearance in self.everything:
+            grouped.setdefault(appearance.release.version, []).append(appearance)
+        return tuple((version, tuple(found)) for version, found in grouped.items())
 
 
 def feature_histories(atlas: Atlas, lifecycles: dict[str, Lifecycle]) -> dict[str, FeatureHistory]:

@@ -49,7 +49,8 @@ def test_entries_belong_to_the_record_with_their_id_or_the_one_they_name(recorde
     assert alpha.parts == (turbo,)
     assert [a.item.id for a in alpha.everything] == ["alpha", "alpha", "alpha", "delta"]
     assert alpha.first_with(["Beta"]).release.version == "2.1"
-    assert alpha.versions == ("2.0", "2.1", "2.10")
+    grouped = [(version, [a.item.id for a in found]) for version, found in alpha.by_release]
+    assert grouped == [("2.0", ["alpha"]), ("2.1", ["alpha"]), ("2.10", ["alpha", "delta"])]
 
 
 def test_a_lifecycle_takes_its_records_name_and_a_recorded_feature_gets_a_page(recorded_atlas):
