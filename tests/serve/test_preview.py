@@ -186,6 +186,10 @@ def test_the_preview_serves_what_a_full_build_would_after_every_kind_of_edit(pre
     preview.edit("overrides/main.html", ": releases", ": release feed")
     assert_same_as_full_build(preview, tmp_path, "a theme override edit")
 
+    preview.write("overrides/added-by-hand.txt", "A file the overrides folder gains while the preview runs.\n")
+    assert_same_as_full_build(preview, tmp_path, "a file added to the theme overrides")
+    assert (preview.site_dir() / "added-by-hand.txt").is_file()
+
     preview.edit("docs/about.md", "# About the atlas\n", "# About the atlas\n\nAn edited line.\n")
     assert_same_as_full_build(preview, tmp_path, "a hand-written page edit")
 
