@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,8 +134,8 @@ class Preview:
             source = generated[file.src_uri] if file.src_uri in generated else Path(file.abs_src_path).read_bytes()
             state.digests[file.src_uri] = _digest(source) if file.src_uri in generated else _digest(source, macro_outputs)
             state.sizes[file.src_uri] = len(source)
-            unchanged = state.digests[file.src_uri] == self._last.digests.get(file.src_uri)
-            file.changed = reconvert_all or not unchanged or not os.path.exists(file.abs_dest_path)
+            # A digest the last build kept is of a file it wrote: the serve session's site folder is its own.
+            file.changed = reconvert_all or state.digests[file.src_uri] != self._last.digests.get(file.src_uri)
         return files
 
     def converted(self, page: Page, content: str) -> None:
