@@ -6,7 +6,7 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build check test lint published examples api api-index builds pypi wheels new-release bench lighthouse browser requirements clean
+.PHONY: serve build check test lint published examples api api-index builds pypi wheels install-commands new-release bench lighthouse browser requirements clean
 
 serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/$(SITE_PREFIX)/; an edit re-renders only what it changes (macros/preview.py)
 	$(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
@@ -46,6 +46,10 @@ pypi: $(VENV)/.installed  ## Read PyPI's listing of torch, torchvision and torch
 
 wheels: $(VENV)/.installed  ## Measure the CUDA version and GPU architectures of each release's Linux wheel on PyPI, one release at a time (data/builds/wheels/<X.Y>.json)
 	$(PYTHON) -m macros.builds.wheels $(if $(AGAIN),--again) $(RELEASES)
+
+install-commands: $(VENV)/.installed  ## Write data/builds/install.yaml from the previous-versions page's Markdown source: PAGE=its file, FROM="repository, path and commit it was read from"
+	@test -n "$(PAGE)" -a -n "$(FROM)" || { echo 'usage: make install-commands PAGE=previous-versions.md FROM="owner/repo path at commit …"'; exit 2; }
+	$(PYTHON) -m macros.builds.install "$(PAGE)" --read-from "$(FROM)"
 
 new-release: $(VENV)/.installed  ## Draft data/releases/$(VERSION).yaml for a release on PyPI: reads PyPI again, measures its API and Linux wheel, then writes what a machine can read and marks the rest TODO(new-release), which the build refuses
 	@test -n "$(VERSION)" || { echo "usage: make new-release VERSION=2.16"; exit 2; }

@@ -1,0 +1,132 @@
+"""The official install commands: read from the source of PyTorch's previous-versions page into data/builds/install.yaml.
+
+The page (`_get_started/previous-versions.md` in pytorch/pytorch.github.io, or a copy synced from it) gives, for each
+X.Y.Z, code blocks per tool (`#### Conda`, `#### Wheel`) and system (`##### OSX`, `##### Linux and Windows`); in a
+block, a comment names the build (`# CUDA 12.4`, `# ROCM 6.1 (Linux only)`, `# CPU only`) of the command below it.
+Commands are kept exactly as written, spaces included.
+
+    python -m macros.builds.install PAGE.md --read-from "repository, path and commit it was read from"
+
+rewrites data/builds/install.yaml with every section from FIRST_VERSION on, newest first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+from packaging.version import Version
+
+from ..yamlfile import DataErrors
+from .catalog import load_builds
+
+FIRST_VERSION = Version("1.12.1")  # older sections use other layouts (a `-f` wheel page, an LTS section), not read
+PAGE = "https://pytorch.org/get-started/previous-versions/"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+_SECTION = re.compile(r"^### v(\d+\.\d+\.\d+)\b")
+_FRAGMENT = re.compile(r"--(extra-)?index-url$")  # 1.13's sections have a cut-off line above the ROCm command: no command
+_TOOLS = {"conda": "conda", "wheel": "pip"}
+_SYSTEMS = {"osx": ["macos"], "linux and windows": ["linux", "windows"]}
+_BUILD = re.compile(r"^#\s*(?P<name>CUDA [\d.]+|ROCM [\d.]+|CPU only)\s*(?P<linux>\(Linux only\))?\s*$", re.IGNORECASE)
+
+
+class PageError(ValueError):
+    """A line of the page that the reader does not understand, with its line number."""
+
+
+def read_commands(page: str) -> dict[str, dict[str, list[dict]]]:
+    """Every section from FIRST_VERSION on: X.Y.Z -> tool -> [{build, systems, command}], the Linux and Windows
+    builds first, then macOS's, each in the page's order."""
+    found: dict[str, dict[str, list[dict]]] = {}
+    version = tool = systems = build = None
+    in_block, macos_last = False, {}
+    for number, line in enumerate(page.splitlines(), start=1):
+        text = line.strip()
+        if text.startswith("```"):
+            in_block, build = not in_block, None
+            continue
+        if in_block:
+            if version is None or not text or _FRAGMENT.search(text):
+                continue
+            if text.startswith("#"):
+                match = _BUILD.match(text)
+                if match is None and text.lower() != "# conda":
+                    raise PageError(f"line {number}: a comment that names no build: {text!r}")
+                build = match  # None for the `# conda` line above macOS's command
+                continue
+            if tool is None or systems is None:
+                raise PageError(f"line {number}: a command outside a tool's and a system's section")
+            if build is None and systems != ["macos"]:
+                raise PageError(f"line {number}: a Linux and Windows command with no build named above it")
+            entry = {"build": _build_name(build), "systems": _systems(build, systems), "command": line.rstrip()}
+            target = macos_last.setdefault((version, tool), []) if systems == ["macos"] else found[version].setdefault(tool, [])
+            target.append(entry)
+            build = None
+            continue
+        if match := _SECTION.match(text):
+            version = match[1] if Version(match[1]) >= FIRST_VERSION else None
+            tool = systems = None
+            if version:
+                found[version] = {}
+        elif text.startswith("#### "):
+            tool = _TOOLS.get(text[5:].strip().lower())
+        elif text.startswith("##### "):
+            systems = _SYSTEMS.get(" ".join(text[6:].split()).lower())
+    for (version, tool), entries in macos_last.items():
+        found[version].setdefault(tool, []).extend(entries)
+    return {version: {tool: tools[tool] for tool in ("pip", "conda") if tool in tools} for version, tools in found.items()}
+
+
+def _build_name(build: re.Match | None) -> str:
+    if build is None:  # macOS has one build
+        return "default"
+    name = build["name"]
+    return "CPU only" if name.lower() == "cpu only" else re.sub(r"^ROCM", "ROCm", name, flags=re.IGNORECASE)
+
+
+def _systems(build: re.Match | None, systems: list[str]) -> list[str]:
+    return ["linux"] if build is not None and build["linux"] else systems
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("page", type=Path, help="the page's Markdown source")
+    parser.add_argument("--read-from", required=True, help="the repository, path and commit the source was read from")
+    arguments = parser.parse_args()
+    try:
+        commands = read_commands(arguments.page.read_text(encoding="utf-8"))
+    except (OSError, PageError) as error:
+        sys.exit(f"{arguments.page}: {error}")
+    destination = DATA_DIR / "builds" / "install.yaml"
+    destination.write_text(install_yaml(commands, arguments.read_from), encoding="utf-8")
+    try:
+        load_builds(DATA_DIR)  # the file written must pass its schema
+    except DataErrors as errors:
+        sys.exit(str(errors))
+    print(f"{destination}: {len(commands)} releases, {sum(len(e) for t in commands.values() for e in t.values())} commands")
+
+
+def install_yaml(commands: dict[str, dict[str, list[dict]]], read_from: str) -> str:
+    """data/builds/install.yaml's text: a header saying where the page was read, then each release, newest first."""
+    header = (
+        f"The install commands of PyTorch's previous-versions page, exactly as it gives them, per release and build. Read "
+        f"from the page's source, {read_from}, by `python -m macros.builds.install`; sections before {FIRST_VERSION} use "
+        f"other layouts and are not read. Checked against data/schema/install.schema.json."
+    )
+    lines = [*textwrap.wrap(header, width=118, initial_indent="# ", subsequent_indent="# "), f"source: {PAGE}", "versions:"]
+    for version in sorted(commands, key=Version, reverse=True):
+        lines.append(f'  "{version}":')
+        for tool, entries in commands[version].items():
+            lines.append(f"    {tool}:")
+            for entry in entries:
+                systems = ", ".join(entry["systems"])
+                lines.append(f"      - {{build: {entry['build']}, systems: [{systems}], command: {json.dumps(entry['command'])}}}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
