@@ -44,3 +44,20 @@ def test_a_release_page_gives_the_official_install_commands_exactly(built_site):
     assert "# CUDA 11.7 (Linux, Windows)\npip install torch==2.0.1 torchvision==0.15.2 torchaudio==2.0.2\n" in text
     assert "pip install torch==2.0.0 torchvision==0.15.1 torchaudio==2.0.1 --index-url https://download.pytorch.org/whl/rocm5.4.2" in text
     assert "conda install pytorch==2.0.0 torchvision==0.15.0 torchaudio==2.0.0 cpuonly -c pytorch" in text
+
+
+def test_releases_after_2_3_give_their_official_install_commands_too(built_site):
+    def install_section(release: str) -> str:
+        page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")
+        return html.unescape(re.sub(r"<[^>]+>", "", page[page.index('id="install"') : page.index('id="highlights"')]))
+
+    newest = install_section("2.12")
+    assert (
+        "# CUDA 13.2 (Linux, Windows)\npip install torch==2.12.1 torchvision==0.27.1 --index-url https://download.pytorch.org/whl/cu132\n"
+        in newest
+    )
+    assert (
+        "# ROCm 7.2 (Linux)\npip install torch==2.12.0 torchvision==0.27.0 --index-url https://download.pytorch.org/whl/rocm7.2\n" in newest
+    )
+    conda = "conda install pytorch==2.4.1 torchvision==0.19.1 torchaudio==2.4.1  pytorch-cuda=11.8 -c pytorch -c nvidia"
+    assert conda in install_section("2.4")  # the page's double space, kept
