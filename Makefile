@@ -47,9 +47,9 @@ pypi: $(VENV)/.installed  ## Read PyPI's listing of torch, torchvision and torch
 wheels: $(VENV)/.installed  ## Measure the CUDA version and GPU architectures of each release's Linux wheel on PyPI, one release at a time (data/builds/wheels/<X.Y>.json)
 	$(PYTHON) -m macros.builds.wheels $(if $(AGAIN),--again) $(RELEASES)
 
-install-commands: $(VENV)/.installed  ## Write data/builds/install.yaml from the previous-versions page's Markdown source: PAGE=its file, FROM="repository, path and commit it was read from"
-	@test -n "$(PAGE)" -a -n "$(FROM)" || { echo 'usage: make install-commands PAGE=previous-versions.md FROM="owner/repo path at commit …"'; exit 2; }
-	$(PYTHON) -m macros.builds.install "$(PAGE)" --read-from "$(FROM)"
+install-commands: $(VENV)/.installed  ## Write data/builds/install.yaml from the previous-versions page's Markdown source: PAGES='--page FILE --read-from "repository, path, commit" ...' (the first given wins where several copies have a release)
+	@test -n '$(PAGES)' || { echo 'usage: make install-commands PAGES='"'"'--page previous-versions.md --read-from "owner/repo path at commit …"'"'"; exit 2; }
+	$(PYTHON) -m macros.builds.install $(PAGES)
 
 new-release: $(VENV)/.installed  ## Draft data/releases/$(VERSION).yaml for a release on PyPI: reads PyPI again, measures its API and Linux wheel, then writes what a machine can read and marks the rest TODO(new-release), which the build refuses
 	@test -n "$(VERSION)" || { echo "usage: make new-release VERSION=2.16"; exit 2; }

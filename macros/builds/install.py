@@ -5,9 +5,11 @@ X.Y.Z, code blocks per tool (`#### Conda`, `#### Wheel`) and system (`##### OSX`
 block, a comment names the build (`# CUDA 12.4`, `# ROCM 6.1 (Linux only)`, `# CPU only`) of the command below it.
 Commands are kept exactly as written, spaces included.
 
-    python -m macros.builds.install PAGE.md --read-from "repository, path and commit it was read from"
+    python -m macros.builds.install --page PAGE.md --read-from "repository, path and commit it was read from" [...]
 
-rewrites data/builds/install.yaml with every section from FIRST_VERSION on, newest first.
+rewrites data/builds/install.yaml with every section from FIRST_VERSION on, newest first. With several copies of the
+page (the official source and a later copy synced from it), the first one given wins where both have a release, and
+each release on which they differ is printed.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from packaging.version import Version
 from ..yamlfile import DataErrors
 from .catalog import load_builds
 
-FIRST_VERSION = Version("1.12.1")  # older sections use other layouts (a `-f` wheel page, an LTS section), not read
+FIRST_VERSION = Version("1.9.0")  # older sections use other layouts (a `-f` wheel page, an LTS section), not read
 PAGE = "https://pytorch.org/get-started/previous-versions/"
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 _SECTION = re.compile(r"^### v(\d+\.\d+\.\d+)\b")
@@ -94,15 +96,22 @@ def _systems(build: re.Match | None, systems: list[str]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("page", type=Path, help="the page's Markdown source")
-    parser.add_argument("--read-from", required=True, help="the repository, path and commit the source was read from")
+    parser.add_argument("--page", type=Path, action="append", required=True, help="the page's Markdown source (repeatable)")
+    parser.add_argument("--read-from", action="append", required=True, help="where that --page was read: repository, path, commit")
     arguments = parser.parse_args()
-    try:
-        commands = read_commands(arguments.page.read_text(encoding="utf-8"))
-    except (OSError, PageError) as error:
-        sys.exit(f"{arguments.page}: {error}")
+    if len(arguments.page) != len(arguments.read_from):
+        parser.error("give one --read-from for each --page")
+    sources = []
+    for page, read_from in zip(arguments.page, arguments.read_from, strict=True):
+        try:
+            sources.append((read_from, read_commands(page.read_text(encoding="utf-8"))))
+        except (OSError, PageError) as error:
+            sys.exit(f"{page}: {error}")
+    commands, taken, differences = merged(sources)
+    for version, index in differences:
+        print(f"{version}: the copy in {arguments.page[index]} differs from an earlier --page, whose commands are kept")
     destination = DATA_DIR / "builds" / "install.yaml"
-    destination.write_text(install_yaml(commands, arguments.read_from), encoding="utf-8")
+    destination.write_text(install_yaml(commands, taken), encoding="utf-8")
     try:
         load_builds(DATA_DIR)  # the file written must pass its schema
     except DataErrors as errors:
@@ -110,12 +119,31 @@ def main() -> None:
     print(f"{destination}: {len(commands)} releases, {sum(len(e) for t in commands.values() for e in t.values())} commands")
 
 
-def install_yaml(commands: dict[str, dict[str, list[dict]]], read_from: str) -> str:
-    """data/builds/install.yaml's text: a header saying where the page was read, then each release, newest first."""
+def merged(sources: list[tuple[str, dict]]) -> tuple[dict, dict[str, list[str]], list[tuple[str, int]]]:
+    """The commands of several copies of the page (each with where it was read), the first given winning for a release
+    that several have; which releases were taken from which copy; and each release on which a later copy differs, with
+    that copy's position."""
+    commands: dict[str, dict] = {}
+    taken: dict[str, list[str]] = {read_from: [] for read_from, _ in sources}
+    differences = []
+    for index, (read_from, found) in enumerate(sources):
+        for version, tools in found.items():
+            if version not in commands:
+                commands[version] = tools
+                taken[read_from].append(version)
+            elif commands[version] != tools:
+                differences.append((version, index))
+    return commands, taken, differences
+
+
+def install_yaml(commands: dict[str, dict[str, list[dict]]], taken: dict[str, list[str]]) -> str:
+    """data/builds/install.yaml's text: a header saying where each release's section was read, then each release,
+    newest first."""
+    read = "; ".join(f"{_span(versions)} from {read_from}" for read_from, versions in taken.items() if versions)
     header = (
         f"The install commands of PyTorch's previous-versions page, exactly as it gives them, per release and build. Read "
-        f"from the page's source, {read_from}, by `python -m macros.builds.install`; sections before {FIRST_VERSION} use "
-        f"other layouts and are not read. Checked against data/schema/install.schema.json."
+        f"from the page's source by `python -m macros.builds.install`: {read}. Sections before {FIRST_VERSION} use other "
+        f"layouts and are not read. Checked against data/schema/install.schema.json."
     )
     lines = [*textwrap.wrap(header, width=118, initial_indent="# ", subsequent_indent="# "), f"source: {PAGE}", "versions:"]
     for version in sorted(commands, key=Version, reverse=True):
@@ -126,6 +154,11 @@ def install_yaml(commands: dict[str, dict[str, list[dict]]], read_from: str) -> 
                 systems = ", ".join(entry["systems"])
                 lines.append(f"      - {{build: {entry['build']}, systems: [{systems}], command: {json.dumps(entry['command'])}}}")
     return "\n".join(lines) + "\n"
+
+
+def _span(versions: list[str]) -> str:
+    ordered = sorted(versions, key=Version)
+    return ordered[0] if len(ordered) == 1 else f"{ordered[0]} to {ordered[-1]}"
 
 
 if __name__ == "__main__":

@@ -1,9 +1,13 @@
 """The reader of the previous-versions page's source (macros/builds/install.py)."""
 
+import re
+
 import pytest
 import yaml
 
-from macros.builds.install import PageError, install_yaml, read_commands
+from macros.builds.catalog import load_builds
+from macros.builds.install import PageError, install_yaml, merged, read_commands
+from tests.conftest import PROJECT_DIR
 
 PAGE = """## 이전 버전의 PyTorch 설치하기
 
@@ -60,7 +64,7 @@ pip install torch==1.7.1+cu110 -f https://download.pytorch.org/whl/torch_stable.
 
 def test_each_command_is_kept_exactly_with_its_build_and_systems_linux_and_windows_first():
     found = read_commands(PAGE)
-    assert list(found) == ["2.5.1"]  # 1.7.1's layout is older than the reader's first version
+    assert list(found) == ["2.5.1"]  # 1.7.1's layout is older than the reader's first version (1.9.0)
     assert found["2.5.1"]["pip"] == [
         {
             "build": "ROCm 6.2",
@@ -83,13 +87,19 @@ def test_each_command_is_kept_exactly_with_its_build_and_systems_linux_and_windo
     assert "2.5.1  pytorch-cuda=11.8" in conda[0]["command"]  # the page's double space stays
 
 
-def test_the_file_written_reads_back_as_the_commands_and_names_where_the_page_was_read():
-    commands = read_commands(PAGE)
-    text = install_yaml(commands, "owner/repo path at commit 0123abc")
-    assert "owner/repo path at commit 0123abc" in text
+def test_the_file_written_reads_back_as_the_commands_and_names_where_each_release_was_read():
+    official = read_commands(PAGE)
+    later = read_commands(PAGE.replace("v2.5.1", "v2.6.0").replace("2.5.1", "2.6.0") + PAGE.replace("cu124", "cu999"))
+    commands, taken, differences = merged([("the official source at 0123abc", official), ("a copy at 4567def", later)])
+    assert sorted(commands) == ["2.5.1", "2.6.0"] and commands["2.5.1"] == official["2.5.1"]  # the first given wins
+    assert taken == {"the official source at 0123abc": ["2.5.1"], "a copy at 4567def": ["2.6.0"]}
+    assert differences == [("2.5.1", 1)]  # the copy's 2.5.1 names another index: said, and left out
+    text = install_yaml(commands, taken)
+    header = " ".join(line.removeprefix("# ") for line in text.splitlines() if line.startswith("# "))
+    assert "2.5.1 from the official source at 0123abc; 2.6.0 from a copy at 4567def." in header
     document = yaml.safe_load(text)
     assert document["source"] == "https://pytorch.org/get-started/previous-versions/"
-    assert document["versions"] == commands
+    assert document["versions"] == commands and list(document["versions"]) == ["2.6.0", "2.5.1"]  # newest first
 
 
 @pytest.mark.parametrize(
@@ -103,3 +113,28 @@ def test_a_line_the_reader_does_not_understand_is_named_by_its_number(block, mes
     page = f"### v2.9.0\n#### Wheel\n##### Linux and Windows\n```\n{block}\n```\n"
     with pytest.raises(PageError, match="^" + message.replace("(", r"\(").replace(")", r"\)") + "$"):
         read_commands(page)
+
+
+# torchvision versions the official page names that PyPI never had (conda packages, a ROCm build, and 1.10.0's 0.11.0)
+NOT_ON_PYPI = {("1.10.0", "0.11.0"), ("1.10.1", "0.10.2"), ("2.0.0", "0.15.0")}
+
+
+def test_the_recorded_commands_agree_with_pypi_and_each_releases_cuda_builds(real_atlas):
+    """A check of the copied commands against other sources: each CUDA build of a pip command is one its release's
+    data names (from RELEASE.md, the announcement or the page's wheels; conda's cudatoolkit came from conda-forge too,
+    1.9's 11.3 for one), and each torchvision a command names is on PyPI, but for the few the official page names that
+    PyPI never had (NOT_ON_PYPI)."""
+    builds = load_builds(PROJECT_DIR / "data")
+    checked, not_on_pypi = 0, set()
+    for version, tools in builds.install["versions"].items():
+        release = real_atlas.release(version.rpartition(".")[0])
+        cuda = {*release.cuda.versions, *(release.cuda.experimental or ())} if release.cuda else set()
+        for tool, entry in ((tool, entry) for tool, entries in tools.items() for entry in entries):
+            if tool == "pip" and entry["build"].startswith("CUDA "):
+                assert entry["build"].removeprefix("CUDA ") in cuda, f"{version}: {entry}"
+            vision = re.search(r"torchvision==([\d.]+)", entry["command"])
+            if vision and vision[1] not in builds.pypi["torchvision"]:
+                not_on_pypi.add((version, vision[1]))
+            checked += 1
+    assert not_on_pypi == NOT_ON_PYPI
+    assert checked >= 290
