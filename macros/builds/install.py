@@ -2,7 +2,7 @@
 
 The page (`_get_started/previous-versions.md` in pytorch/pytorch.github.io, or a copy synced from it) gives, for each
 X.Y.Z, code blocks per tool (`#### Conda`, `#### Wheel`) and system (`##### OSX`, `##### Linux and Windows`); in a
-block, a comment names the build (`# CUDA 12.4`, `# ROCM 6.1 (Linux only)`, `# CPU only`) of the command below it.
+block, a comment names the build (`# CUDA 12.4`, `# ROCM 6.1 (Linux only)`, `# CPU only`) of the commands below it.
 Commands are kept exactly as written, spaces included.
 
     python -m macros.builds.install --page PAGE.md --read-from "repository, path and commit it was read from" [...]
@@ -26,14 +26,15 @@ from packaging.version import Version
 from ..yamlfile import DataErrors
 from .catalog import load_builds
 
-FIRST_VERSION = Version("1.9.0")  # older sections use other layouts (a `-f` wheel page, an LTS section), not read
+FIRST_VERSION = Version("1.0.0")  # the page's older sections say how to download wheels, with no commands to copy
 PAGE = "https://pytorch.org/get-started/previous-versions/"
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 _SECTION = re.compile(r"^### v(\d+\.\d+\.\d+)\b")
-_FRAGMENT = re.compile(r"--(extra-)?index-url$")  # 1.13's sections have a cut-off line above the ROCm command: no command
+_COMMAND = re.compile(r"^(pip3?|conda) install ")
+_FRAGMENT = re.compile(r"--(extra-)?index-url$")  # a copy's 1.13 sections have a cut-off line above the ROCm command
 _TOOLS = {"conda": "conda", "wheel": "pip"}
 _SYSTEMS = {"osx": ["macos"], "linux and windows": ["linux", "windows"]}
-_BUILD = re.compile(r"^#\s*(?P<name>CUDA [\d.]+|ROCM [\d.]+|CPU only)\s*(?P<linux>\(Linux only\))?\s*$", re.IGNORECASE)
+_BUILD = re.compile(r"^#\s*(?P<name>CUDA [\d.]+|ROCM [\d.]+|CPU only)\s*(\((?P<only>Linux|Windows)( only)?\))?\s*$", re.IGNORECASE)
 
 
 class PageError(ValueError):
@@ -42,7 +43,11 @@ class PageError(ValueError):
 
 def read_commands(page: str) -> dict[str, dict[str, list[dict]]]:
     """Every section from FIRST_VERSION on: X.Y.Z -> tool -> [{build, systems, command}], the Linux and Windows
-    builds first, then macOS's, each in the page's order."""
+    builds first, then macOS's, each in the page's order.
+
+    In a code block, a comment that names a build applies to the commands right below it (1.8.0's ROCm build takes
+    three); other comments are notes, and lines that are not commands ("Download and install wheel from …", "Not
+    supported in LTS.") are left out. A Linux and Windows command with no build above it is an error."""
     found: dict[str, dict[str, list[dict]]] = {}
     version = tool = systems = build = None
     in_block, macos_last = False, {}
@@ -52,13 +57,13 @@ def read_commands(page: str) -> dict[str, dict[str, list[dict]]]:
             in_block, build = not in_block, None
             continue
         if in_block:
-            if version is None or not text or _FRAGMENT.search(text):
+            if version is None or _FRAGMENT.search(text):
                 continue
             if text.startswith("#"):
-                match = _BUILD.match(text)
-                if match is None and text.lower() != "# conda":
-                    raise PageError(f"line {number}: a comment that names no build: {text!r}")
-                build = match  # None for the `# conda` line above macOS's command
+                build = _BUILD.match(text) or build  # a note below a build's comment keeps that build
+                continue
+            if not _COMMAND.match(text):
+                build = None  # a blank line or a sentence ends what a build's comment applies to
                 continue
             if tool is None or systems is None:
                 raise PageError(f"line {number}: a command outside a tool's and a system's section")
@@ -67,7 +72,6 @@ def read_commands(page: str) -> dict[str, dict[str, list[dict]]]:
             entry = {"build": _build_name(build), "systems": _systems(build, systems), "command": line.rstrip()}
             target = macos_last.setdefault((version, tool), []) if systems == ["macos"] else found[version].setdefault(tool, [])
             target.append(entry)
-            build = None
             continue
         if match := _SECTION.match(text):
             version = match[1] if Version(match[1]) >= FIRST_VERSION else None
@@ -91,7 +95,7 @@ def _build_name(build: re.Match | None) -> str:
 
 
 def _systems(build: re.Match | None, systems: list[str]) -> list[str]:
-    return ["linux"] if build is not None and build["linux"] else systems
+    return [build["only"].lower()] if build is not None and build["only"] else systems
 
 
 def main() -> None:
