@@ -41,12 +41,15 @@ class PatchRelease:
 
     @property
     def command_blocks(self) -> dict[str, str]:
-        """The official commands per installer (pip, conda), each after a comment that names its build and systems."""
+        """The official commands per installer (pip, conda), each build's after a comment that names it and its systems
+        (one comment for a build of several commands, as 1.8.0's ROCm build)."""
         blocks = {}
         for method, rows in (self.commands or {}).items():
-            lines = [f"# {self.version} with {method}"]
+            lines, named = [f"# {self.version} with {method}"], None
             for row in rows:
-                lines += [f"# {row['build']} ({', '.join(SYSTEM_NAMES[system] for system in row['systems'])})", row["command"]]
+                comment = f"# {row['build']} ({', '.join(SYSTEM_NAMES[system] for system in row['systems'])})"
+                lines += [row["command"]] if comment == named else [comment, row["command"]]
+                named = comment
             blocks[method] = "\n".join(lines)
         return blocks
 

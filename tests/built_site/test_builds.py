@@ -61,3 +61,15 @@ def test_releases_after_2_3_give_their_official_install_commands_too(built_site)
     )
     conda = "conda install pytorch==2.4.1 torchvision==0.19.1 torchaudio==2.4.1  pytorch-cuda=11.8 -c pytorch -c nvidia"
     assert conda in install_section("2.4")  # the page's double space, kept
+
+
+def test_the_oldest_releases_give_the_commands_the_page_has_and_one_build_keeps_its_several(built_site):
+    def install_section(release: str) -> str:
+        page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")
+        return html.unescape(re.sub(r"<[^>]+>", "", page[page.index('id="install"') : page.index('id="highlights"')]))
+
+    rocm = "# ROCm 4.0.1 (Linux)\npip install torch -f https://download.pytorch.org/whl/rocm4.0.1/torch_stable.html\npip install ninja\n"
+    assert rocm in install_section("1.8")
+    first = install_section("1.0")
+    assert "# CUDA 8.0 (Linux, Windows)\nconda install pytorch==1.0.0 torchvision==0.2.1 cuda80 -c pytorch\n" in first
+    assert "Download and install" not in first  # the page's sentence for Linux and Windows wheels is no command
