@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 import pytest
 import yaml
 
+from macros.builds.install import install_yaml, read_commands
 from macros.loading import load_atlas
 from macros.markup import as_browser_reads
 from macros.model import Atlas
@@ -373,3 +374,13 @@ def test_chromium_runs_nothing_from_data(injected_site, browser):
         page.close()
     assert dialogs == []
     assert [url for url in requests if not url.startswith(base_url.split(PREFIX)[0])] == []
+
+
+def test_a_hostile_line_on_the_previous_versions_page_is_written_to_install_yaml_as_data():
+    """`make install-commands` copies commands from a page's Markdown: quotes, a backslash, YAML's own syntax and
+    markup in one must come back from data/builds/install.yaml exactly, as one string, adding no key or entry."""
+    command = PAYLOAD_COMMAND + ' \\" }, {build: CPU only, systems: [macos], command: "pip install evil"} # x: [y]'
+    page = f"### v2.0.0\n#### Wheel\n##### Linux and Windows\n```\n# CUDA 11.8\n{command}\n```\n"
+    commands = read_commands(page)
+    document = yaml.safe_load(install_yaml(commands, {"a test page": ["2.0.0"]}))
+    assert document["versions"] == {"2.0.0": {"pip": [{"build": "CUDA 11.8", "systems": ["linux", "windows"], "command": command}]}}
