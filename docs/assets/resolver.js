@@ -143,6 +143,11 @@
         const companions = Object.keys(v.release.companions).map(function (name) { return name + " " + v.release.companions[name]; });
         item.append(node("code", "pip install torch==" + v.version.version, { class: "atlas-resolver-command" }));
         if (companions.length) { item.append(node("p", atlas.text("Goes with {companions} (the release's own table).", { companions: companions.join(atlas.text(" and ")) }))); }
+        if (v.version.official_commands) {  // the previous-versions page's commands, on the release page
+          const official = node("p");
+          official.append(node("a", atlas.text("Every build's official install command"), { href: up + v.release.page + "#install" }));
+          item.append(official);
+        }
       }
       list.append(item);
     });

@@ -99,7 +99,13 @@ def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
     releases = []
     for release in atlas.newest_first:
         versions = [
-            {"version": p.version, "date": p.date, "wheels": p.wheels, **({"linux": _gpu_code(p.linux)} if p.linux else {})}
+            {
+                "version": p.version,
+                "date": p.date,
+                "wheels": p.wheels,
+                **({"linux": _gpu_code(p.linux)} if p.linux else {}),
+                **({"official_commands": True} if p.commands else {}),
+            }
             for p in reversed(patch_releases(builds, release))
         ]
         if not versions:

@@ -82,6 +82,13 @@ def test_an_answer_is_linked_by_its_address_and_gives_the_install_command(visit)
     visit.page.wait_for_selector(".atlas-resolver-summary")
     newest = _verdict(visit, "2.14.1")
     assert "pip install torch==2.14.1" in newest and ": runs" in newest
+    verdicts = visit.page.locator(".atlas-resolver-releases > li")
+    official = verdicts.filter(has_text="PyTorch 2.12.1:").get_by_role("link", name="Every build's official install command")
+    assert official.get_attribute("href").endswith("releases/2.12/#install")
+    assert not verdicts.filter(has_text="PyTorch 2.14.1:").get_by_role("link", name="Every build's official install command").count()
+    official.click()
+    visit.page.wait_for_url("**/releases/2.12/#install")
+    assert "--index-url https://download.pytorch.org/whl/cu132" in visit.page.inner_text("body")
 
 
 def test_a_gpu_that_is_neither_listed_nor_a_compute_capability_is_asked_again(visit):
