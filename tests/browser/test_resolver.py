@@ -87,8 +87,10 @@ def test_an_answer_is_linked_by_its_address_and_gives_the_install_command(visit)
     assert official.get_attribute("href").endswith("releases/2.12/#install")
     assert not verdicts.filter(has_text="PyTorch 2.14.1:").get_by_role("link", name="Every build's official install command").count()
     official.click()
-    visit.page.wait_for_url("**/releases/2.12/#install")
-    assert "--index-url https://download.pytorch.org/whl/cu132" in visit.page.inner_text("body")
+    visit.page.wait_for_url("**/releases/2.12/#install")  # the theme swaps the page in after the address changes
+    visit.page.locator("#install").wait_for(state="attached")
+    command = "pip install torch==2.12.1 torchvision==0.27.1 --index-url https://download.pytorch.org/whl/cu132"
+    assert visit.page.locator("code", has_text=command).count() == 1
 
 
 def test_a_gpu_that_is_neither_listed_nor_a_compute_capability_is_asked_again(visit):
