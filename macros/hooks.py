@@ -89,28 +89,30 @@ def _theme_environment(theme: Theme) -> jinja2.Environment:
     translates), reusing what earlier ones learnt: the compiled templates, and the files of the installed theme's folders
     (about 14,500, listed at every build to find its static files). The overrides folder is listed anew each time."""
     env = _MKDOCS_THEME_ENVIRONMENT(theme)
-    env.loader = _ThemeLoader(theme.dirs, unchanging=[folder for folder in theme.dirs if folder != theme.custom_dir])
+    env.loader = _ThemeLoader(theme.dirs, overrides=theme.custom_dir)
     env.bytecode_cache = COMPILED_TEMPLATES
     return env
 
 
 class _ThemeLoader(jinja2.FileSystemLoader):
-    """A theme loader that lists each unchanging folder once per process."""
+    """A theme loader that lists the installed theme's folders once per process, and the overrides folder each time."""
 
-    def __init__(self, folders: list[str], *, unchanging: list[str]) -> None:
+    def __init__(self, folders: list[str], *, overrides: str | None) -> None:
         super().__init__(folders)
-        self.unchanging = frozenset(unchanging)
+        self.overrides = overrides
 
     def list_templates(self) -> list[str]:
         found: set[str] = set()
         for folder in self.searchpath:
-            found |= _listed(folder) if folder in self.unchanging else set(jinja2.FileSystemLoader(folder).list_templates())
+            found |= _listing(folder) if folder == self.overrides else _installed_listing(folder)
         return sorted(found)
 
 
-@functools.cache
-def _listed(folder: str) -> frozenset[str]:
+def _listing(folder: str) -> frozenset[str]:
     return frozenset(jinja2.FileSystemLoader(folder).list_templates())
+
+
+_installed_listing = functools.cache(_listing)
 
 
 def _rebuild_dirty() -> None:

@@ -37,21 +37,21 @@ def test_the_will_it_run_page_has_the_form_and_the_measured_table(built_site):
     assert newest["release"] == "2.15" and newest["versions"][0]["version"] == "2.15.0" and newest["page"] == "releases/2.15/"
 
 
+def _install_section(built_site, release: str) -> str:
+    """The text of a release page's install commands, as a reader sees it."""
+    page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")
+    return html.unescape(re.sub(r"<[^>]+>", "", page[page.index('id="install"') : page.index('id="highlights"')]))
+
+
 def test_a_release_page_gives_the_official_install_commands_exactly(built_site):
-    page = (built_site.files / "releases" / "2.0" / "index.html").read_text(encoding="utf-8")
-    section = page[page.index('id="install"') : page.index('id="highlights"')]
-    text = html.unescape(re.sub(r"<[^>]+>", "", section))
+    text = _install_section(built_site, "2.0")
     assert "# CUDA 11.7 (Linux, Windows)\npip install torch==2.0.1 torchvision==0.15.2 torchaudio==2.0.2\n" in text
     assert "pip install torch==2.0.0 torchvision==0.15.1 torchaudio==2.0.1 --index-url https://download.pytorch.org/whl/rocm5.4.2" in text
     assert "conda install pytorch==2.0.0 torchvision==0.15.0 torchaudio==2.0.0 cpuonly -c pytorch" in text
 
 
 def test_releases_after_2_3_give_their_official_install_commands_too(built_site):
-    def install_section(release: str) -> str:
-        page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")
-        return html.unescape(re.sub(r"<[^>]+>", "", page[page.index('id="install"') : page.index('id="highlights"')]))
-
-    newest = install_section("2.12")
+    newest = _install_section(built_site, "2.12")
     assert (
         "# CUDA 13.2 (Linux, Windows)\npip install torch==2.12.1 torchvision==0.27.1 --index-url https://download.pytorch.org/whl/cu132\n"
         in newest
@@ -60,16 +60,12 @@ def test_releases_after_2_3_give_their_official_install_commands_too(built_site)
         "# ROCm 7.2 (Linux)\npip install torch==2.12.0 torchvision==0.27.0 --index-url https://download.pytorch.org/whl/rocm7.2\n" in newest
     )
     conda = "conda install pytorch==2.4.1 torchvision==0.19.1 torchaudio==2.4.1  pytorch-cuda=11.8 -c pytorch -c nvidia"
-    assert conda in install_section("2.4")  # the page's double space, kept
+    assert conda in _install_section(built_site, "2.4")  # the page's double space, kept
 
 
 def test_the_oldest_releases_give_the_commands_the_page_has_and_one_build_keeps_its_several(built_site):
-    def install_section(release: str) -> str:
-        page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")
-        return html.unescape(re.sub(r"<[^>]+>", "", page[page.index('id="install"') : page.index('id="highlights"')]))
-
     rocm = "# ROCm 4.0.1 (Linux)\npip install torch -f https://download.pytorch.org/whl/rocm4.0.1/torch_stable.html\npip install ninja\n"
-    assert rocm in install_section("1.8")
-    first = install_section("1.0")
+    assert rocm in _install_section(built_site, "1.8")
+    first = _install_section(built_site, "1.0")
     assert "# CUDA 8.0 (Linux, Windows)\nconda install pytorch==1.0.0 torchvision==0.2.1 cuda80 -c pytorch\n" in first
     assert "Download and install" not in first  # the page's sentence for Linux and Windows wheels is no command
