@@ -384,3 +384,12 @@ def test_a_hostile_line_on_the_previous_versions_page_is_written_to_install_yaml
     commands = read_commands(page)
     document = yaml.safe_load(install_yaml(commands, {"a test page": ["2.0.0"]}))
     assert document["versions"] == {"2.0.0": {"pip": [{"build": "CUDA 11.8", "systems": ["linux", "windows"], "command": command}]}}
+
+
+def test_where_a_page_was_read_stays_in_the_comment_of_install_yaml():
+    """`--read-from` is typed by a person and goes into the file's header: a line break in it must not end the comment
+    and add keys of its own."""
+    commands = read_commands("### v2.0.0\n#### Wheel\n##### OSX\n```\npip install torch==2.0.0\n```\n")
+    read_from = "a copy at abc123\nsource: https://example.org/evil\nversions: {}\n"
+    document = yaml.safe_load(install_yaml(commands, {read_from: ["2.0.0"]}))
+    assert document == {"source": "https://pytorch.org/get-started/previous-versions/", "versions": commands}
