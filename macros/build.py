@@ -13,6 +13,7 @@ from .builds.catalog import load_builds
 from .generate import TEMPLATE_DIR, GeneratedSite, generate_site
 from .i18n.edition import translated_edition
 from .i18n.store import translated_languages
+from .kept_pages import InputStates
 from .loading import load_atlas
 from .registry import check_registry
 
@@ -25,10 +26,16 @@ def _inputs_state(data_dir: Path) -> tuple:
     return tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
 
 
-def generate_checked(data_dir: Path, *, site_url: str, repository: str = "", check_published: bool = True) -> GeneratedSite:
-    """The site generated from `data_dir`, after checking the published URLs (unless told not to); raises DataErrors."""
+def generate_checked(
+    data_dir: Path, *, site_url: str, repository: str = "", check_published: bool = True, keep_pages: bool = False
+) -> GeneratedSite:
+    """The site generated from `data_dir`, after checking the published URLs (unless told not to); raises DataErrors.
+
+    With `keep_pages` (the serve preview), release and feature pages that read nothing changed since an earlier call
+    of this process are given again instead of rendered (macros/kept_pages.py); the site is the same either way."""
     global _last
-    key = (data_dir, site_url, repository, check_published, _inputs_state(data_dir))
+    states = _inputs_state(data_dir)
+    key = (data_dir, site_url, repository, check_published, states)
     if _last is not None and _last[0] == key:
         return _last[1]
     atlas = load_atlas(data_dir)
@@ -39,6 +46,7 @@ def generate_checked(data_dir: Path, *, site_url: str, repository: str = "", che
         catalog=load_catalog(data_dir),
         builds=load_builds(data_dir),
         translations=tuple(translated_edition(atlas, data_dir, language) for language in translated_languages(data_dir)),
+        input_states=InputStates.of(states, data_dir) if keep_pages else None,
     )
     if check_published:
         check_registry(site.published, site.atlas.redirects, data_dir)

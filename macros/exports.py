@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import fields, is_dataclass
@@ -148,6 +149,7 @@ BADGE_OTHER = "#37474f"
 BADGE_END = "#b71c1c"
 
 
+@functools.lru_cache(maxsize=4096)  # each serve rebuild asks again for every badge, most of them unchanged
 def feature_badge(name: str, shown: str, stage: str, version: str) -> str:
     """An SVG status badge for one feature: its name, and its latest stage (`shown` as the site writes it) with the
     release, drawn at build time and written by an XML serialiser (the data's text is escaped by construction)."""

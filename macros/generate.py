@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from functools import cache
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -30,8 +30,10 @@ from .builds.catalog import Builds
 from .builds.published import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
 from .forking import CAN_FORK, ForkedWork
 from .i18n.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
+from .kept_pages import AtlasView, InputStates, KeptPages, kept_page
+from .kept_pages import keep as keep_pages
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
-from .model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, Labels
+from .model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, FeatureRecord, Labels, Release
 from .yamlfile import DataError, DataErrors
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
@@ -108,7 +110,7 @@ _THIS_VERSION = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=6).hexd
 COMPILED_TEMPLATES = FileSystemBytecodeCache(pattern=f"__atlas_{_THIS_VERSION}_%s.cache")
 
 
-@cache
+@functools.cache
 def template_environment() -> Environment:
     """The Jinja environment that renders Markdown templates (no HTML autoescaping: the output is Markdown).
 
@@ -148,10 +150,13 @@ def generate_site(
     catalog: ApiCatalog | None = None,
     builds: Builds | None = None,
     translations: tuple[Edition, ...] = (),
+    input_states: InputStates | None = None,
 ) -> GeneratedSite:
     """Every generated page and file for this data (and the measured API index and builds, when there are), keyed by
     path relative to the docs directory: the English pages, then each translated edition's under its language folder.
-    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people."""
+    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people.
+    Given the state of the files the data was read from, release and feature pages that read nothing changed since an
+    earlier call in this process are given again instead of rendered (macros/kept_pages.py)."""
     catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
     reference = Reference.of(catalog)
     # Releases measured, and whose release before was too: what they changed in the API is known.
@@ -159,26 +164,28 @@ def generate_site(
     measured = [version for version, before, found in pairs if before and found]
     api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
     patches = {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
-    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds)
+    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds, input_states)
     english = english_edition(atlas)
     slots = HtmlSlots()
-    made = _all_editions(english, translations, shared, slots)
-    lifecycles, histories, files = made[ENGLISH].lifecycles, made[ENGLISH].histories, dict(made[ENGLISH].files)
-    files |= {
-        urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA)),
-        urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
-        urls.FEATURE_NAMES: exports.feature_names_json(
-            histories, atlas.labels, site_url=site_url, translated={e.language: made[e.language].feature_names for e in translations}
-        ),
-        urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
-        urls.FEED: exports.atom_feed(
-            atlas,
-            site_url=site_url,
-            patches={version: [(patch.version, patch.date) for patch in found] for version, found in patches.items()},
-            checked=builds.read["date"] if builds else "",
-        ),
-        **exports.schema_files(),
-    }
+
+    def english_files(edition: _EditionPages) -> dict[str, str]:  # made while the translated editions render
+        return {
+            **edition.files,
+            urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA)),
+            urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
+            urls.RELEASES_JSON: exports.releases_json(atlas, edition.lifecycles, site_url=site_url),
+            urls.FEED: exports.atom_feed(
+                atlas,
+                site_url=site_url,
+                patches={version: [(patch.version, patch.date) for patch in found] for version, found in patches.items()},
+                checked=builds.read["date"] if builds else "",
+            ),
+            **exports.schema_files(),
+        }
+
+    made, files = _all_editions(english, translations, shared, slots, meanwhile=english_files)
+    names = {e.language: made[e.language].feature_names for e in translations}
+    files[urls.FEATURE_NAMES] = exports.feature_names_json(made[ENGLISH].histories, atlas.labels, site_url=site_url, translated=names)
     pages = {path: page for edition in made.values() for path, page in edition.pages.items()}
     patch_anchors = {version: [patch.anchor for patch in found] for version, found in patches.items()}
     hand_written = [edition.prefix + path for edition in (english, *translations) for path in urls.HAND_WRITTEN]
@@ -190,7 +197,7 @@ def generate_site(
     nav = made[ENGLISH].nav + [{LANGUAGE_NAMES[e.language]: made[e.language].nav} for e in translations]
     return GeneratedSite(
         atlas=atlas,
-        lifecycles=lifecycles,
+        lifecycles=made[ENGLISH].lifecycles,
         pages=pages,
         files=files,
         nav=nav,
@@ -211,6 +218,7 @@ class _Shared:
     api_changes: dict
     patches: dict
     builds: Builds | None
+    input_states: InputStates | None  # of the files the data was read from: lets pages be kept between builds
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,10 +234,19 @@ class _EditionPages:
     nav: list
     fragments: dict[str, str]
     feature_names: dict[str, str]
+    kept: dict = field(default_factory=dict)  # the pages rendered to be kept (kept_pages), for the process that forked
+    given_again: frozenset[str] = frozenset()  # the pages kept from an earlier build
 
     def portable(self) -> _EditionPages:
-        """The edition as text only, which a pipe carries quickly: without the model objects of its lifecycles."""
-        return replace(self, lifecycles={}, histories={})
+        """The edition as text only, which a pipe carries quickly: without the model objects of its lifecycles, nor the
+        pages given again, which the process that forked keeps too (`with_pages_given_again` there)."""
+        pages = {path: None if path in self.given_again else page for path, page in self.pages.items()}
+        return replace(self, lifecycles={}, histories={}, pages=pages)
+
+    def with_pages_given_again(self, language: str) -> _EditionPages:
+        """The edition that a forked process rendered (`portable`), with the pages it gave again in their place."""
+        pages = {path: kept_page(language, path) if page is None else page for path, page in self.pages.items()}
+        return replace(self, pages=pages)
 
 
 class _SentBack(NamedTuple):
@@ -241,11 +258,14 @@ class _SentBack(NamedTuple):
     unknown_words: set[str]  # the interface text its pages asked for and its catalog lacks
 
 
-def _all_editions(english: Edition, translations: tuple[Edition, ...], shared: _Shared, slots: HtmlSlots) -> dict[str, _EditionPages]:
-    """Every edition's pages, by language: the translated ones rendered by a forked process on the second core
-    while this one renders the English (or here, one after the other, where a process cannot fork or the child
-    failed). The child sends back each edition's text, what its rendering recorded, and the finished HTML it put
-    into slots; the API reference pages only when it rendered them anew, for later builds of this process to reuse."""
+def _all_editions(
+    english: Edition, translations: tuple[Edition, ...], shared: _Shared, slots: HtmlSlots, meanwhile: Callable[[_EditionPages], dict]
+) -> tuple[dict[str, _EditionPages], dict]:
+    """Every edition's pages, by language, and what `meanwhile` made of the English edition's: the translated ones
+    rendered by a forked process on the second core while this one renders the English and calls `meanwhile` (or
+    here, one after the other, where a process cannot fork or the child failed). The child sends back each edition's
+    text, what its rendering recorded, and the finished HTML it put into slots; the API reference pages only when it
+    rendered them anew, for later builds of this process to reuse."""
 
     def elsewhere(edition: Edition) -> _SentBack:
         kept, made_slots = rendered_reference(edition.language), HtmlSlots()
@@ -258,17 +278,19 @@ def _all_editions(english: Edition, translations: tuple[Edition, ...], shared: _
 
     child = ForkedWork(elsewhere, translations, key=lambda edition: edition.language) if CAN_FORK and translations else None
     made = {ENGLISH: _edition_pages(english, shared, slots)}
+    from_english = meanwhile(made[ENGLISH])
     sent = (child.results() if child else None) or {}
     for edition in translations:
         if edition.language not in sent:
             made[edition.language] = _edition_pages(edition, shared, slots)
             continue
         back = sent[edition.language]
-        made[edition.language] = back.pages
+        made[edition.language] = back.pages.with_pages_given_again(edition.language)
+        keep_pages(back.pages.kept)
         edition.unknown_words.update(back.unknown_words)
         keep_rendered_reference(edition.language, back.reference)
         slots.html.update(rendered_reference(edition.language)[2] | back.slot_html)
-    return made
+    return made, from_english
 
 
 def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionPages:
@@ -296,43 +318,75 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     }
 
     def render(template: str, **context: object) -> str:
-        return env.get_template(template).render(**common, **context)
+        return env.get_template(template).render({**common, **context})
+
+    view = AtlasView.of(atlas)  # what a release or feature page may read of the atlas, whether kept or not
+    kept = None
+    if shared.input_states:
+        every_page_reads = (
+            view.releases,
+            common["label_order"],
+            common["stage_order"],
+            common["missing_releases"],
+            shared.site_url,
+            shared.repository,
+        )
+        kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words)
+
+    def render_kept(path: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
+        return kept.page(edition.prefix + path, reads, values, made) if kept else made()
 
     reference, api_changes, patches, builds, site_url = shared.reference, shared.api_changes, shared.patches, shared.builds, shared.site_url
     pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
-    for index, release in enumerate(atlas.releases):
-        pages[urls.release_doc(release.version)] = render(
+
+    def release_page(index: int, release: Release, its_lifecycles: dict[str, indexes.Lifecycle]) -> str:
+        return render(
             "release.md.j2",
+            atlas=view,
+            lifecycles=its_lifecycles,
             release=release,
             sources=sources_by_release[release.version],
             moved=moved[release.version],
             overview=indexes.release_overview(atlas, release),
-            previous=atlas.releases[index - 1] if index else None,
-            next=atlas.releases[index + 1] if index + 1 < len(atlas.releases) else None,
+            previous=view.releases[index - 1] if index else None,
+            next=view.releases[index + 1] if index + 1 < len(view.releases) else None,
             api_changes=api_changes.get(release.version),
             patch_releases=patches[release.version],
             platform_names=PLATFORM_NAMES,
             install_source=builds.install["source"] if builds else "",
         )
+
+    for index, release in enumerate(atlas.releases):
+        path, its_lifecycles = urls.release_doc(release.version), {feature.id: lifecycles[feature.id] for feature in release.features}
+        made = functools.partial(release_page, index, release, its_lifecycles)
+        pages[path] = render_kept(path, [release.version], (its_lifecycles, moved[release.version]), made)
     by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
     sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
     pages[urls.TOPICS_INDEX] = render("topics_index.md.j2", topic_sizes=sizes)
+    every_lifecycle = tuple(lifecycles.values())  # what the matrix and the features index show
     for topic in atlas.topics:
-        chosen = by_topic[topic.id]
-        pages[urls.topic_doc(topic.id)] = render(
+        path, chosen, entries = urls.topic_doc(topic.id), by_topic[topic.id], indexes.topic_entries(atlas, topic.id)
+        since = min((Version(lc.stages[0].version) for lc in chosen), default=None)
+        columns = indexes.grid_columns(chosen, indexes.release_columns(atlas, since=since), common["missing_releases"])
+        stages = indexes.stages_shown(atlas, chosen)
+        platform_releases = atlas.newest_first if topic.platform else ()  # each release's platform facts, on its page
+        made = functools.partial(
+            render,
             "topic.md.j2",
+            atlas=view,
+            lifecycles={},
             topic=topic,
             topic_lifecycles=chosen,
-            entries=indexes.topic_entries(atlas, topic.id),
-            columns=indexes.grid_columns(
-                chosen,
-                indexes.release_columns(atlas, since=min((Version(lc.stages[0].version) for lc in chosen), default=None)),
-                common["missing_releases"],
-            ),
-            stages=indexes.stages_shown(atlas, chosen),
+            entries=entries,
+            columns=columns,
+            stages=stages,
             platform_titles=PLATFORM_TITLES,
+            platform_releases=platform_releases,
         )
-    pages[urls.FEATURES_INDEX] = render("features_index.md.j2")
+        reads = [release.version for release, _, _ in entries] + [release.version for release in platform_releases]
+        pages[path] = render_kept(path, reads, (chosen, columns, stages), made)
+    made = functools.partial(render, "features_index.md.j2", atlas=view)
+    pages[urls.FEATURES_INDEX] = render_kept(urls.FEATURES_INDEX, [], (every_lifecycle,), made)
     files = {}
     for lifecycle in lifecycles.values():
         latest = lifecycle.latest
@@ -342,28 +396,37 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         if not lifecycle.has_page:  # mentioned by one release only: the feature's own address leads to that entry
             redirect = edition.prefix + urls.feature_redirect(lifecycle.id)
             files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(edition.prefix + lifecycle.doc_path))
+
+    def feature_page(history: indexes.FeatureHistory, parent: FeatureRecord | None, has_badge: bool) -> str:
+        apis = cited_apis(reference, [*(f"`{name}`" for name in history.record.apis), *_entry_texts(history)])
+        return render(
+            "feature.md.j2",
+            atlas=view,
+            lifecycles={},
+            history=history,
+            parent=parent,
+            site_url=site_url,
+            apis=apis,
+            reference=reference,
+            has_badge=has_badge,
+        )
+
     histories = indexes.feature_histories(atlas, lifecycles)
     for history in histories.values():
         latest = history.latest
         if history.id not in lifecycles and latest:  # a record whose own entries give it a stage
             shown = atlas.labels.shown(latest.stage)
             files[urls.feature_badge(history.id)] = exports.feature_badge(history.record.name, shown, latest.stage, latest.release.version)
-        apis = cited_apis(reference, [*(f"`{name}`" for name in history.record.apis), *_entry_texts(history)])
-        pages[urls.feature_doc(history.id)] = render(
-            "feature.md.j2",
-            history=history,
-            histories=histories,
-            site_url=site_url,
-            apis=apis,
-            reference=reference,
-            has_badge=urls.feature_badge(history.id) in files,
-        )
-    pages[urls.MATRIX] = render(
-        "matrix.md.j2",
-        stages=indexes.stages_shown(atlas, lifecycles.values()),
-        components=sorted({lc.component for lc in lifecycles.values()}),
-        columns=indexes.grid_columns(lifecycles.values(), indexes.release_columns(atlas), common["missing_releases"]),
-    )
+        path, has_badge = urls.feature_doc(history.id), urls.feature_badge(history.id) in files
+        parent = histories[history.record.part_of].record if history.record.part_of else None
+        made = functools.partial(feature_page, history, parent, has_badge)
+        # The releases with an entry about it or its parts: an edit that adds or takes away one changes that release.
+        reads = [appearance.release.version for appearance in history.everything]
+        pages[path] = render_kept(path, reads, (parent, has_badge), made)
+    stages, components = indexes.stages_shown(atlas, every_lifecycle), sorted({lc.component for lc in every_lifecycle})
+    columns = indexes.grid_columns(every_lifecycle, indexes.release_columns(atlas), common["missing_releases"])
+    made = functools.partial(render, "matrix.md.j2", atlas=view, stages=stages, components=components, columns=columns)
+    pages[urls.MATRIX] = render_kept(urls.MATRIX, [], (every_lifecycle, stages, components, columns), made)
     pages[urls.UPGRADE] = render(
         "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas), api_changes=api_changes
     )
@@ -405,6 +468,8 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         nav=build_nav(atlas, edition, will_it_run=builds is not None),
         fragments=fragments,
         feature_names={history.id: text_only(history.record.name) for history in histories.values()},
+        kept=kept.made if kept else {},
+        given_again=frozenset(kept.given_again) if kept else frozenset(),
     )
 
 

@@ -58,7 +58,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     highlighter that remembers code blocks."""
     global _generated
     try:
-        _generated = generate_checked(DATA_DIR, site_url=config.site_url or "/", repository=config.extra.get("repository", ""))
+        repository = config.extra.get("repository", "")
+        _generated = generate_checked(DATA_DIR, site_url=config.site_url or "/", repository=repository, keep_pages=preview.active)
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
     config.nav = _generated.nav

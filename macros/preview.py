@@ -84,6 +84,7 @@ class _SiteState:
     source_frame: str = ""
     theme_frame: str = ""
     digests: dict[str, str] = field(default_factory=dict)  # src_uri -> digest of the generated content written
+    generated: dict[str, str] = field(default_factory=dict)  # src_uri -> the generated content, whose digest is known
     sizes: dict[str, int] = field(default_factory=dict)  # src_uri -> length of the page's source, to share the work
     destinations: dict[str, str] = field(default_factory=dict)  # src_uri -> absolute path written
     pages: dict[str, _RenderedPage] = field(default_factory=dict)  # src_uri -> rendered state
@@ -130,12 +131,18 @@ class Preview:
         state = self._next = _SiteState(source_frame=_digest(Path(config.config_file_path).read_bytes(), config.site_url, *uris))
         reconvert_all = state.source_frame != self._last.source_frame
         for file in self._files:
-            state.destinations[file.src_uri] = file.abs_dest_path
-            source = generated[file.src_uri] if file.src_uri in generated else Path(file.abs_src_path).read_bytes()
-            state.digests[file.src_uri] = _digest(source) if file.src_uri in generated else _digest(source, macro_outputs)
-            state.sizes[file.src_uri] = len(source)
+            uri = file.src_uri
+            state.destinations[uri] = file.abs_dest_path
+            if uri in generated:
+                source = state.generated[uri] = generated[uri]
+                known = source is self._last.generated.get(uri)  # the last build's very text: a kept page (kept_pages.py)
+                state.digests[uri] = self._last.digests[uri] if known else _digest(source)
+            else:
+                source = Path(file.abs_src_path).read_bytes()
+                state.digests[uri] = _digest(source, macro_outputs)
+            state.sizes[uri] = len(source)
             # A digest the last build kept is of a file it wrote: the serve session's site folder is its own.
-            file.changed = reconvert_all or state.digests[file.src_uri] != self._last.digests.get(file.src_uri)
+            file.changed = reconvert_all or state.digests[uri] != self._last.digests.get(uri)
         return files
 
     def converted(self, page: Page, content: str) -> None:

@@ -175,6 +175,9 @@ def test_the_preview_serves_what_a_full_build_would_after_every_kind_of_edit(pre
     rendered, _, _ = preview.last_rendered()
     assert rendered < total, f"a one-feature edit rendered all {total} pages again"
 
+    preview.edit("data/releases/2.10.yaml", "stability: Stable", "stability: Beta")  # alpha's lifecycle: 2.0's and 2.1's pages too
+    assert_same_as_full_build(preview, tmp_path, "a stage edit in one release")
+
     preview.edit("data/topics.yaml", "title: CUDA", "title: CUDA, renamed")  # a nav title: every page's sidebar changes
     assert_same_as_full_build(preview, tmp_path, "a topic edit")
     assert preview.last_rendered()[0] == total, "a nav title change must wrap every page again"
