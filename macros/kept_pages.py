@@ -1,14 +1,16 @@
-"""Release and feature pages kept between the builds of one process, given again while what they read is unchanged.
+"""Pages kept between the builds of one process, given again while what they read is unchanged.
 
-A data edit under `make serve` changes one release file most of the time, and most release and feature pages read
-no release but a few: a release page reads its own release (with the lifecycles of its features and its stage changes,
-given to it as values), a feature page the releases that mention it or its parts. Each such page is kept with a digest
-of everything it can read:
+A data edit under `make serve` changes one release file most of the time, and most pages read no release but a few:
+a release page reads its own release (and is given the lifecycles of its features and its stage changes), a feature
+page the releases that mention it or its parts, a topic page those with entries on the topic (all of them for a
+platform's topic), the feature matrix and the features index no release but the lifecycles they are given. Each such
+page is kept with a digest of everything it can read:
 - the state (path, modification time, size) of every input file that belongs to no single release: labels, topics,
   feature records, builds, the API catalog, interface words, templates;
 - the state of the files of each release it reads (`data/releases/<v>.yaml`, its results in `data/examples/` and its
-  translations), which are all a release's data comes from;
-- the values it is given that other releases' data changes (a lifecycle, a stage change, which entries a history has).
+  translations), which are all a release's data comes from; an edit that adds or takes away a release's entry about
+  a feature or topic changes that release's file;
+- the values it is given that other releases' data changes (lifecycles, stage changes, grid columns).
 While the digest is unchanged the page is given again instead of rendered. Such a page sees the atlas through
 `AtlasView`, which holds nothing that any release's data could change but the versions: a template that reads more
 fails at once, rather than being given again out of date.
