@@ -47,7 +47,9 @@ _generated: GeneratedSite | None = None
 _command = "build"  # the MkDocs command of this process (`on_startup`): serve rebuilds, build builds once
 _sanitizer = PageSanitizer()
 _idle_collection = threading.Timer(0, lambda: None)  # the pending collection between serve rebuilds
-IDLE_COLLECTION_DELAY = 1.5  # seconds after a rebuild: the browser has reloaded the page by then
+# Seconds after a rebuild: the browser has reloaded the page by then, and a save that comes sooner (a data edit now
+# rebuilds in well under a second) cancels it rather than waiting for a collection (about 0.25 s) to end.
+IDLE_COLLECTION_DELAY = 3.0
 _MKDOCS_THEME_ENVIRONMENT = Theme.get_env
 _page_files: frozenset[str] = frozenset()  # the build's pages (`on_env`), for the edition sitemaps it writes at its end
 

@@ -393,3 +393,27 @@ def test_where_a_page_was_read_stays_in_the_comment_of_install_yaml():
     read_from = "a copy at abc123\nsource: https://example.org/evil\nversions: {}\n"
     document = yaml.safe_load(install_yaml(commands, {read_from: ["2.0.0"]}))
     assert document == {"source": "https://pytorch.org/get-started/previous-versions/", "versions": commands}
+
+
+def test_a_hostile_text_stays_text_on_pages_the_preview_keeps(tmp_path, monkeypatch):
+    """A release edited under `make serve` to hold markup and template syntax: its page, rendered once and then kept
+    while another release is edited (macros/kept_pages.py), shows the text escaped, as a first build does."""
+    from macros import build
+
+    data = copy_mini_data(tmp_path / "data")
+    payload = "`</code><script>alert(92)</script>` {{ 7 * 7 }}"  # accepted: the markup is code, shown as text
+    hostile = data / "releases" / "2.10.yaml"
+    hostile.write_text(
+        hostile.read_text(encoding="utf-8").replace("summary: Alpha is stable.", f"summary: {json.dumps(payload)}"), encoding="utf-8"
+    )
+    rendered = build.generate_checked(data, site_url="/", check_published=False, keep_pages=True)
+    other = data / "releases" / "2.0.yaml"
+    other.write_text(other.read_text(encoding="utf-8") + "\n# edited while the preview runs\n", encoding="utf-8")
+    kept = build.generate_checked(data, site_url="/", check_published=False, keep_pages=True)
+    monkeypatch.setattr(build, "_last", None)
+    fresh = build.generate_checked(data, site_url="/", check_published=False)
+    page = "releases/2.10.md"
+    assert kept.pages[page] is rendered.pages[page], "the hostile release's page was kept, not rendered again"
+    assert kept.pages == fresh.pages
+    assert "<script>" not in kept.pages[page]
+    assert "&lt;script&gt;alert(92)&lt;/script&gt;" in kept.pages[page] and "{{ 7 * 7 }}" not in kept.pages[page]
