@@ -155,8 +155,8 @@ def generate_site(
     """Every generated page and file for this data (and the measured API index and builds, when there are), keyed by
     path relative to the docs directory: the English pages, then each translated edition's under its language folder.
     The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people.
-    Given the state of the files the data was read from, release and feature pages that read nothing changed since an
-    earlier call in this process are given again instead of rendered (macros/kept_pages.py)."""
+    Given the state of the files the data was read from, release, feature and topic pages and the grids that read
+    nothing changed since an earlier call in this process are given again instead of rendered (macros/kept_pages.py)."""
     catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
     reference = Reference.of(catalog)
     # Releases measured, and whose release before was too: what they changed in the API is known.
@@ -320,7 +320,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     def render(template: str, **context: object) -> str:
         return env.get_template(template).render({**common, **context})
 
-    view = AtlasView.of(atlas)  # what a release or feature page may read of the atlas, whether kept or not
+    view = AtlasView.of(atlas)  # what a page that can be kept may read of the atlas, whether kept or not
     kept = None
     if shared.input_states:
         every_page_reads = (
