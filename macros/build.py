@@ -31,8 +31,9 @@ def generate_checked(
 ) -> GeneratedSite:
     """The site generated from `data_dir`, after checking the published URLs (unless told not to); raises DataErrors.
 
-    With `keep_pages` (the serve preview), release and feature pages that read nothing changed since an earlier call
-    of this process are given again instead of rendered (macros/kept_pages.py); the site is the same either way."""
+    With `keep_pages` (the serve preview), the pages that read nothing changed since an earlier call of this process
+    (release, feature and topic pages, the grids) are given again instead of rendered (macros/kept_pages.py); the site
+    is the same either way."""
     global _last
     states = _inputs_state(data_dir)
     key = (data_dir, site_url, repository, check_published, states)
