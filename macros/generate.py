@@ -323,14 +323,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     view = AtlasView.of(atlas)  # what a page that can be kept may read of the atlas, whether kept or not
     kept = None
     if shared.input_states:
-        every_page_reads = (
-            view.releases,
-            common["label_order"],
-            common["stage_order"],
-            common["missing_releases"],
-            shared.site_url,
-            shared.repository,
-        )
+        every_page_reads = (view.releases, shared.site_url, shared.repository)  # the label and stage orders: from shared files
         kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words)
 
     def render_kept(path: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
@@ -384,7 +377,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
             platform_releases=platform_releases,
         )
         reads = [release.version for release, _, _ in entries] + [release.version for release in platform_releases]
-        pages[path] = render_kept(path, reads, (chosen, columns, stages), made)
+        pages[path] = render_kept(path, reads, (chosen,), made)  # its columns and stages: from these and the versions
     made = functools.partial(render, "features_index.md.j2", atlas=view)
     pages[urls.FEATURES_INDEX] = render_kept(urls.FEATURES_INDEX, [], (every_lifecycle,), made)
     files = {}
@@ -426,7 +419,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     stages, components = indexes.stages_shown(atlas, every_lifecycle), sorted({lc.component for lc in every_lifecycle})
     columns = indexes.grid_columns(every_lifecycle, indexes.release_columns(atlas), common["missing_releases"])
     made = functools.partial(render, "matrix.md.j2", atlas=view, stages=stages, components=components, columns=columns)
-    pages[urls.MATRIX] = render_kept(urls.MATRIX, [], (every_lifecycle, stages, components, columns), made)
+    pages[urls.MATRIX] = render_kept(urls.MATRIX, [], (every_lifecycle,), made)
     pages[urls.UPGRADE] = render(
         "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas), api_changes=api_changes
     )

@@ -10,7 +10,7 @@ page is kept with a digest of everything it can read:
 - the state of the files of each release it reads (`data/releases/<v>.yaml`, its results in `data/examples/` and its
   translations), which are all a release's data comes from; an edit that adds or takes away a release's entry about
   a feature or topic changes that release's file;
-- the values it is given that other releases' data changes (lifecycles, stage changes, grid columns).
+- the values it is given that other releases' data changes (lifecycles, stage changes).
 While the digest is unchanged the page is given again instead of rendered. Such a page sees the atlas through
 `AtlasView`, which holds nothing that any release's data could change but the versions: a template that reads more
 fails at once, rather than being given again out of date.
@@ -78,9 +78,7 @@ class AtlasView:
         """The view of this atlas."""
         return cls(atlas.labels, atlas.topics, tuple(ReleaseName(release.version) for release in atlas.releases))
 
-    def topic(self, topic_id: str) -> Topic:
-        """The topic with this id."""
-        return next(topic for topic in self.topics if topic.id == topic_id)
+    topic = Atlas.topic  # the topic with this id, looked up as the atlas does
 
 
 @dataclass(frozen=True, slots=True)
