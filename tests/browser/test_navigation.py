@@ -87,6 +87,7 @@ def test_permalink_gives_the_anchor_url(visit):
     permalink = visit.page.locator("h3#cuda-graphs a.headerlink")
     assert permalink.evaluate("a => a.href") == visit.base_url + "releases/1.10/#cuda-graphs"
     permalink.click()
+    visit.page.wait_for_function("url => location.href === url", arg=visit.base_url + "releases/1.10/#cuda-graphs", timeout=10_000)
     assert visit.page.url == visit.base_url + "releases/1.10/#cuda-graphs"
 
 
