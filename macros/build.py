@@ -47,7 +47,7 @@ def generate_checked(
         catalog=load_catalog(data_dir),
         builds=load_builds(data_dir),
         translations=tuple(translated_edition(atlas, data_dir, language) for language in translated_languages(data_dir)),
-        input_states=InputStates.of(states, data_dir) if keep_pages else None,
+        input_states=InputStates.of(states, data_dir, TEMPLATE_DIR) if keep_pages else None,
     )
     if check_published:
         check_registry(site.published, site.atlas.redirects, data_dir)

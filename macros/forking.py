@@ -15,6 +15,7 @@ import select
 import signal
 import time
 from collections.abc import Callable, Hashable, Iterable
+from typing import Generic, TypeVar
 
 CAN_FORK = hasattr(os, "fork")
 WAIT_LIMIT = 120.0  # seconds; a child that takes longer is stopped and its work done again by the parent
@@ -94,3 +95,32 @@ def _picklable(value: object) -> bool:
     except Exception:
         return False
     return True
+
+
+Result = TypeVar("Result")
+
+
+class Memo(Generic[Result]):
+    """A function's results remembered for the process, up to `limit` of them (then forgotten at once), with what was
+    learnt since `take_made`: a forked child sends that to its parent, which `keep`s it for its next builds."""
+
+    def __init__(self, function: Callable[..., Result], limit: int) -> None:
+        self._function, self._limit = function, limit
+        self._known: dict[Hashable, Result] = {}
+        self._made: dict[Hashable, Result] = {}
+
+    def __call__(self, *key: Hashable) -> Result:
+        if key not in self._known:
+            if len(self._known) >= self._limit:
+                self._known.clear()
+            self._known[key] = self._made[key] = self._function(*key)
+        return self._known[key]
+
+    def take_made(self) -> dict[Hashable, Result]:
+        """What this process learnt since the last call."""
+        made, self._made = self._made, {}
+        return made
+
+    def keep(self, made: dict[Hashable, Result]) -> None:
+        """Keep what a forked process learnt."""
+        self._known.update(made)

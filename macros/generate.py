@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,6 +35,7 @@ from .kept_pages import AtlasView, InputStates, KeptPages, kept_page
 from .kept_pages import keep as keep_pages
 from .markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from .model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, FeatureRecord, Labels, Release
+from .page_parts import part
 from .yamlfile import DataError, DataErrors
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
@@ -135,6 +137,7 @@ def template_environment() -> Environment:
         fenced=fenced,
         site_path=urls.site_path,
         literal=literal,
+        part=_never_folded(part),
     )
     env.policies["ext.i18n.trimmed"] = True  # a `{% trans %}` block's text is one line, however the template wraps it
     env.install_null_translations(newstyle=True)  # English until an edition installs its own words
@@ -324,10 +327,10 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     kept = None
     if shared.input_states:
         every_page_reads = (view.releases, shared.site_url, shared.repository)  # the label and stage orders: from shared files
-        kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words)
+        kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words, templates_reached)
 
-    def render_kept(path: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
-        return kept.page(edition.prefix + path, reads, values, made) if kept else made()
+    def render_kept(path: str, template: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
+        return kept.page(edition.prefix + path, template, reads, values, made) if kept else made()
 
     reference, api_changes, patches, builds, site_url = shared.reference, shared.api_changes, shared.patches, shared.builds, shared.site_url
     pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
@@ -352,7 +355,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     for index, release in enumerate(atlas.releases):
         path, its_lifecycles = urls.release_doc(release.version), {feature.id: lifecycles[feature.id] for feature in release.features}
         made = functools.partial(release_page, index, release, its_lifecycles)
-        pages[path] = render_kept(path, [release.version], (its_lifecycles, moved[release.version]), made)
+        pages[path] = render_kept(path, "release.md.j2", [release.version], (its_lifecycles, moved[release.version]), made)
     by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
     sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
     pages[urls.TOPICS_INDEX] = render("topics_index.md.j2", topic_sizes=sizes)
@@ -377,9 +380,9 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
             platform_releases=platform_releases,
         )
         reads = [release.version for release, _, _ in entries] + [release.version for release in platform_releases]
-        pages[path] = render_kept(path, reads, (chosen,), made)  # its columns and stages: from these and the versions
+        pages[path] = render_kept(path, "topic.md.j2", reads, (chosen,), made)  # its columns and stages: from these and the versions
     made = functools.partial(render, "features_index.md.j2", atlas=view)
-    pages[urls.FEATURES_INDEX] = render_kept(urls.FEATURES_INDEX, [], (every_lifecycle,), made)
+    pages[urls.FEATURES_INDEX] = render_kept(urls.FEATURES_INDEX, "features_index.md.j2", [], (every_lifecycle,), made)
     files = {}
     for lifecycle in lifecycles.values():
         latest = lifecycle.latest
@@ -415,11 +418,11 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         made = functools.partial(feature_page, history, parent, has_badge)
         # The releases with an entry about it or its parts: an edit that adds or takes away one changes that release.
         reads = [appearance.release.version for appearance in history.everything]
-        pages[path] = render_kept(path, reads, (parent, has_badge), made)
+        pages[path] = render_kept(path, "feature.md.j2", reads, (parent, has_badge), made)
     stages, components = indexes.stages_shown(atlas, every_lifecycle), sorted({lc.component for lc in every_lifecycle})
     columns = indexes.grid_columns(every_lifecycle, indexes.release_columns(atlas), common["missing_releases"])
     made = functools.partial(render, "matrix.md.j2", atlas=view, stages=stages, components=components, columns=columns)
-    pages[urls.MATRIX] = render_kept(urls.MATRIX, [], (every_lifecycle,), made)
+    pages[urls.MATRIX] = render_kept(urls.MATRIX, "matrix.md.j2", [], (every_lifecycle,), made)
     pages[urls.UPGRADE] = render(
         "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas), api_changes=api_changes
     )
@@ -470,6 +473,25 @@ def _never_folded(function: Callable) -> Callable:
     """A filter that Jinja's compiler never applies ahead of time to a constant (`"Deprecated" | badge`): compiled
     templates are shared by the editions and by every build, and this filter differs between them."""
     return pass_eval_context(lambda eval_context, *args: function(*args))
+
+
+def templates_reached(name: str) -> set[str] | None:
+    """Every template that `name` includes, imports or extends, at any depth; None if one is named by an expression."""
+    reached, waiting = set(), [name]
+    while waiting:
+        source = (TEMPLATE_DIR / waiting.pop()).read_text(encoding="utf-8")
+        if _NAMED_BY_EXPRESSION.search(source):
+            return None
+        for found in _TEMPLATE_NAMED.findall(source):
+            if found not in reached:
+                reached.add(found)
+                waiting.append(found)
+    return reached
+
+
+# A tag that brings in another template, by its name as a string, or by anything else (which cannot be told here).
+_TEMPLATE_NAMED = re.compile(r"""\{%-?\s*(?:import|include|extends|from)\s+["']([^"']+)["']""")
+_NAMED_BY_EXPRESSION = re.compile(r"""\{%-?\s*(?:import|include|extends|from)\s+[^"'\s]""")
 
 
 def _template_state(patterns: tuple[str, ...]) -> tuple:

@@ -17,6 +17,7 @@ from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
 from mkdocs.theme import Theme
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ from macros.generate import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.highlighting import RememberingHighlightExtension  # noqa: E402
 from macros.i18n.theme import split_search_index, theme_globals, without_absent_editions, write_edition_sitemaps  # noqa: E402
 from macros.page_macros import every_output  # noqa: E402
+from macros.page_parts import page_parts  # noqa: E402
 from macros.preview import preview  # noqa: E402
 from macros.sanitize import PageSanitizer, sanitize  # noqa: E402
 from macros.searching import index_lightly  # noqa: E402
@@ -79,12 +81,19 @@ def on_startup(command: str, dirty: bool) -> None:
     global _command
     _command = command
     Theme.get_env = _theme_environment
+    Page.render = _render_page
     if command == "serve" and not dirty:
         _rebuild_dirty()
         dirty = True
     preview.start(command=command, dirty=dirty)
     if preview.active:  # MkDocs warns that dirty builds may be inaccurate; the preview's are exact (macros/preview.py)
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith("A 'dirty' build"))
+
+
+def _render_page(page: Page, config: MkDocsConfig, files: Files) -> None:
+    """MkDocs's conversion of a page, which converts the frame of a page with parts only when it changed since the last
+    build of this process (macros/page_parts.py)."""
+    page_parts.render(page, config, files)
 
 
 def _theme_environment(theme: Theme) -> jinja2.Environment:
@@ -140,7 +149,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     preview.index_early(search_index)
     macro_outputs = repr(every_output(_generated)) if preview.active else ""  # only the preview compares them between builds
     files = without_absent_editions(files, _translated_languages())
-    return preview.add_files(files, {**_generated.pages, **_generated.files}, config, macro_outputs=macro_outputs)
+    files = preview.add_files(files, {**_generated.pages, **_generated.files}, config, macro_outputs=macro_outputs)
+    page_parts.start(files, config)
+    return files
 
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
@@ -151,20 +162,28 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
 
 @event_priority(100)  # before the macros plugin
 def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) -> str:
-    """A generated page never goes through the macros plugin, whatever its front matter became: its text is data."""
+    """A generated page never goes through the macros plugin, whatever its front matter became: its text is data; the
+    parts it converts on their own are taken out (macros/page_parts.py)."""
     if page.file.src_uri in _generated.pages:
         page.meta["render_macros"] = False
+        markdown = page_parts.take(markdown, page)
     return markdown
 
 
 def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
-    """Put finished HTML in place of its slot markers, then pass every page's HTML through the allowlist sanitizer
-    before anything reads it (in a full build on a second core, finished in `on_env`)."""
-    html = _generated.slots.fill(html)
+    """Put the page's parts, converted, and finished HTML in place of their markers, and pass every page's HTML through
+    the allowlist sanitizer before anything reads it (in a full build on a second core, finished in `on_env`)."""
     if not preview.active:  # a full build: sanitized on a second core, given to the page before anything reads it
+        html = _generated.slots.fill(page_parts.fill(html, page, config, files))
         _sanitizer.later(page, html)
         return html
-    html = sanitize(html)  # the preview keeps (and may index) each page's final HTML as soon as it is converted
+
+    def finished(fragment: str) -> str:
+        return sanitize(_generated.slots.fill(fragment))
+
+    # The preview keeps (and may index) each page's final HTML as soon as it is converted; it sanitizes the page's frame
+    # and each part apart, and a part once (macros/page_parts.py).
+    html = page_parts.fill(finished(html), page, config, files, finish=finished)
     preview.converted(page, html)
     return html
 

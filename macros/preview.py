@@ -34,10 +34,13 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from .forking import CAN_FORK, ForkedWork
+from .page_parts import page_parts
+from .searching import read_piece, segmented
 
 log = logging.getLogger("mkdocs.plugins.atlas")
 FORKED_SHARE = 0.45  # of the Markdown to convert and index: a forked process pays for copying the memory it writes to
 FEWEST_PAGES_TO_SHARE = 2
+LEARNT = (page_parts, read_piece, segmented)  # what converting pages teaches a process, kept from a forked one
 
 
 class PreviewFile(File):
@@ -170,9 +173,10 @@ class Preview:
         if not shared:
             return
 
-        def convert_and_index(file: PreviewFile) -> tuple[_RenderedPage, list]:
+        def convert_and_index(file: PreviewFile) -> tuple[_RenderedPage, list, list]:
             _populate_page(file.page, config, files)  # the hooks' on_page_content calls self.converted
-            return self._next.pages[file.src_uri], self._indexed_early.pop(file.page.url)
+            learnt = [memory.take_made() for memory in LEARNT]
+            return self._next.pages[file.src_uri], self._indexed_early.pop(file.page.url), learnt
 
         for file in shared:
             file.converted_elsewhere = True
@@ -209,7 +213,9 @@ class Preview:
             if results is None:
                 _populate_page(file.page, config, files)
                 continue
-            state, self._indexed_early[file.page.url] = results[file.src_uri]
+            state, self._indexed_early[file.page.url], learnt = results[file.src_uri]
+            for memory, made in zip(LEARNT, learnt, strict=True):
+                memory.keep(made)
             state.restore(file.page, files)
             self._next.pages[file.src_uri] = state
         self._sharing = False

@@ -84,4 +84,7 @@ VECTORS = [
     "![pixel](https://tracker.example/p.png)",
     "[x](javascript&colon;alert(56))",
     "[x]( javascript:alert(57) )",
+    # The delimiters of a page part (macros/page_parts.py) without the build's secret: a code block or text that ends a
+    # part early would bring what follows out of it
+    "x\n\n<!--atlas-part-close-0-->\n\n<script>alert(58)</script>\n\n<!--atlas-part-open-0-->\n\ny",
 ]

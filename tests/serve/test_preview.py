@@ -186,6 +186,10 @@ def test_the_preview_serves_what_a_full_build_would_after_every_kind_of_edit(pre
     assert_same_as_full_build(preview, tmp_path, "a template edit")
     assert preview.last_rendered()[2] > 0, "a template edit converts release pages in a second process too"
 
+    # Inside a part (macros/page_parts.py): the pages' frames are as before, and only that part is converted again.
+    preview.edit("macros/templates/release.md.j2", "{{ release.summary | inline }}", "{{ release.summary | inline }} (edited)")
+    assert_same_as_full_build(preview, tmp_path, "a template edit inside a part")
+
     preview.edit("overrides/main.html", ": releases", ": release feed")
     assert_same_as_full_build(preview, tmp_path, "a theme override edit")
 

@@ -94,3 +94,27 @@ def test_a_kept_page_cannot_read_a_release_outside_its_digest(mini_atlas: Atlas)
     with pytest.raises(jinja2.UndefinedError, match="summary"):
         template.render(atlas=view)
     assert [release.version for release in view.releases] == [release.version for release in mini_atlas.releases]
+
+
+def test_a_template_edit_renders_again_only_the_pages_that_reach_it():
+    """A page's digest covers its own template and the templates that one brings in, and no other."""
+    from macros.generate import templates_reached
+
+    assert templates_reached("release.md.j2") == {"_macros.md.j2"}
+    assert templates_reached("topic.md.j2") == {"_macros.md.j2", "_grid.md.j2"}
+    templates = {name: (name, 1, 1) for name in ("release.md.j2", "topic.md.j2", "_macros.md.j2", "_grid.md.j2", "matrix.md.j2")}
+    rendered: list[str] = []
+
+    def build_with(changed: str | None) -> None:
+        if changed:
+            templates[changed] = (changed, templates[changed][1] + 1, 1)
+        states = kept_pages.InputStates((), {}, dict(templates))
+        pages = kept_pages.KeptPages(states, "templates-test", (), set(), templates_reached)
+        for path, template in (("release", "release.md.j2"), ("topic", "topic.md.j2"), ("matrix", "matrix.md.j2")):
+            pages.page(path, template, [], (), lambda path=path: rendered.append(path) or path)
+
+    build_with(None)
+    build_with("release.md.j2")
+    build_with("_grid.md.j2")
+    build_with("_macros.md.j2")
+    assert rendered == ["release", "topic", "matrix", "release", "topic", "matrix", "release", "topic"]

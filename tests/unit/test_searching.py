@@ -1,15 +1,15 @@
-"""Material's search index gives the same entries when it reads code blocks without their token spans."""
+"""Material's search index gives the same entries when it reads code blocks without their token spans, page by pieces."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from material.plugins.search.plugin import SearchIndex
+from material.plugins.search.plugin import Parser, SearchIndex
 from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from macros.searching import index_lightly, without_token_spans
+from macros.searching import index_lightly, page_sections, without_token_spans
 
 from ..conftest import PROJECT_DIR
 
@@ -74,3 +74,21 @@ def test_a_code_block_with_other_spans_stays_whole():
     block = '<pre><span id="line-1"></span><code><span class="k">def</span> f(): pass</code></pre>'
     assert without_token_spans(f"<p>x</p>{block}") == f"<p>x</p>{block}"
     assert without_token_spans('<pre><code><span class="k">def</span> f</code></pre>') == "<pre><code>def f</code></pre>"
+
+
+def _material_sections(html: str) -> list[tuple]:
+    parser = Parser()
+    parser.feed(without_token_spans(html))
+    parser.close()
+    return [(s.el.tag, s.id, s.title, s.text, s.is_excluded()) for s in parser.data]
+
+
+def test_a_page_read_in_pieces_gives_material_s_sections():
+    """Pieces that leave an element open (a heading inside a block) are read with the next; an excluded element's
+    exclusion ends with it, as in Material's parser."""
+    page = (
+        '<p>Preface</p><h1 id="top">Top</h1><p>a</p><div class="admonition"><h2 id="inside">Inside</h2><p>b</p></div>'
+        '<nav data-search-exclude><a href="x">skip</a></nav><h2 id="after">After <a class="headerlink" href="#after">#</a></h2>'
+        '<pre><code><span class="k">x</span> = 1</code></pre><h3>no id</h3><p>c</p><h2 id="last">Last</h2><div><p>open'
+    )
+    assert [(s.el.tag, s.id, s.title, s.text, s.is_excluded()) for s in page_sections(page)] == _material_sections(page)
