@@ -1,4 +1,5 @@
-"""Every page of the real site, read in pieces (macros/searching.py), gives the sections Material's parser gives."""
+"""Every page of the real site, read in pieces and without code token spans (macros/searching.py), gives the sections
+Material's parser gives the whole page."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">(.*?)</arti
 
 
 def _sections(sections: list) -> list[tuple]:
-    return [(s.el.tag, s.id, s.title, s.text, s.is_excluded()) for s in sections]
+    """Each section as an index entry reads it: its heading's tag and id, its title and text joined, whether excluded."""
+    return [(s.el.tag, s.id, "".join(s.title).strip(), "".join(s.text).strip(), s.is_excluded()) for s in sections]
 
 
 def test_every_page_read_in_pieces_gives_material_s_sections(built_site):
