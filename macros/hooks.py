@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2
+from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import event_priority
@@ -195,6 +196,7 @@ def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja
     _sanitizer.apply()
     env.globals["atlas_releases"] = [release.version for release in _generated.atlas.newest_first]
     env.globals |= theme_globals(_translated_languages(), WORDS_SCRIPT)
+    env.globals["atlas_navigation"] = lambda page, caller: Markup(preview.navigation_html(page, caller))
     global _page_files
     _page_files = frozenset(file.dest_uri for file in files.documentation_pages())
     preview.before_writing(files, config, env.globals["atlas_releases"])

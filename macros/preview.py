@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,6 +93,7 @@ class _SiteState:
     destinations: dict[str, str] = field(default_factory=dict)  # src_uri -> absolute path written
     pages: dict[str, _RenderedPage] = field(default_factory=dict)  # src_uri -> rendered state
     search_entries: dict[str, list] = field(default_factory=dict)  # page URL -> its entries in the search index
+    navigations: dict[str, tuple[tuple, str]] = field(default_factory=dict)  # page URL -> (what it shows, its HTML)
 
 
 class Preview:
@@ -201,6 +203,17 @@ class Preview:
         log.info(f"Preview: rendering {rendered} of {pages} pages again, {forked} converted by a second process")
         self._writing = True
 
+    def navigation_html(self, page: Page | None, render: Callable[[], str]) -> str:
+        """A page's navigation as the theme renders it (`render`), or as the last build rendered it when the configuration,
+        the navigation, the theme and the page's table of contents (which the navigation shows for the page) are the same."""
+        if self._next is None or page is None:  # a full build, or a page of the theme's own (404)
+            return render()
+        shows = (self._next.source_frame, self._next.theme_frame, _toc_outline(page.toc))
+        last = self._last.navigations.get(page.url)
+        html = last[1] if last is not None and last[0] == shows else render()
+        self._next.navigations[page.url] = (shows, html)
+        return html
+
     def _take_forked_results(self, config: MkDocsConfig, files: Files) -> int:
         """Restore the pages the forked process converted, and say how many; convert them here if it failed."""
         if self._forked is None:
@@ -253,6 +266,7 @@ class Preview:
                 state.search_entries[url] = fresh.get(url, []) if file.changed else self._last.search_entries.get(url, [])
         search_index.entries = [entry for entries in state.search_entries.values() for entry in entries]
         search.search_index_prev = None  # the plugin's own merge assumes one page changed; the entries are complete
+        state.navigations = {**self._last.navigations, **state.navigations}  # of the pages this build did not wrap too
         for uri, destination in self._last.destinations.items():
             if uri not in state.destinations:
                 _remove_with_empty_folders(Path(destination), Path(site_dir))
@@ -292,6 +306,11 @@ def _remove_with_empty_folders(path: Path, site_dir: Path) -> None:
 def _nav_outline(items: list) -> list:
     """The navigation as every page shows it: titles, URLs and nesting."""
     return [(item.title, getattr(item, "url", None), _nav_outline(getattr(item, "children", None) or [])) for item in items]
+
+
+def _toc_outline(toc: list) -> list:
+    """A table of contents as the navigation shows it: titles, anchors, levels and nesting."""
+    return [(item.title, item.id, item.level, _toc_outline(item.children)) for item in toc]
 
 
 def _folder_bytes(folder: str | None) -> list[bytes]:

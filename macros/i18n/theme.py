@@ -46,6 +46,7 @@ def theme_globals(languages: tuple[str, ...], words_script: str) -> dict:
         "atlas_nav_items": lambda items, page: edition_nav_items(
             items, page_edition(getattr(page, "url", None), languages).language, languages
         ),
+        "atlas_navigation": lambda page, caller: caller(),  # the page's navigation; the serve preview keeps it
     }
 
 
