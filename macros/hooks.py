@@ -33,7 +33,7 @@ from macros.generate import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.highlighting import RememberingHighlightExtension  # noqa: E402
 from macros.i18n.theme import split_search_index, theme_globals, without_absent_editions, write_edition_sitemaps  # noqa: E402
 from macros.page_macros import every_output  # noqa: E402
-from macros.page_parts import page_parts  # noqa: E402
+from macros.page_parts import page_parts, whole  # noqa: E402
 from macros.preview import preview  # noqa: E402
 from macros.sanitize import PageSanitizer, sanitize  # noqa: E402
 from macros.searching import index_lightly  # noqa: E402
@@ -82,11 +82,12 @@ def on_startup(command: str, dirty: bool) -> None:
     global _command
     _command = command
     Theme.get_env = _theme_environment
-    Page.render = _render_page
     if command == "serve" and not dirty:
         _rebuild_dirty()
         dirty = True
     preview.start(command=command, dirty=dirty)
+    if preview.active:
+        Page.render = _render_page
     if preview.active:  # MkDocs warns that dirty builds may be inaccurate; the preview's are exact (macros/preview.py)
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith("A 'dirty' build"))
 
@@ -146,7 +147,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add every generated page and file to the build; let the search index skip code tokens, and take the entries
     that the preview made as it converted pages."""
     search_index = config.plugins["material/search"].search_index  # made anew by the plugin's on_config
-    index_lightly(search_index)
+    index_lightly(search_index, remembering=preview.active)
     preview.index_early(search_index)
     macro_outputs = repr(every_output(_generated)) if preview.active else ""  # only the preview compares them between builds
     files = without_absent_editions(files, _translated_languages())
@@ -163,11 +164,11 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
 
 @event_priority(100)  # before the macros plugin
 def on_page_markdown(markdown: str, page, config: MkDocsConfig, files: Files) -> str:
-    """A generated page never goes through the macros plugin, whatever its front matter became: its text is data; the
-    parts it converts on their own are taken out (macros/page_parts.py)."""
+    """A generated page never goes through the macros plugin, whatever its front matter became: its text is data; under
+    `make serve` the parts it converts on their own are taken out, a full build converts it whole (macros/page_parts.py)."""
     if page.file.src_uri in _generated.pages:
         page.meta["render_macros"] = False
-        markdown = page_parts.take(markdown, page)
+        markdown = page_parts.take(markdown, page) if preview.active else whole(markdown)
     return markdown
 
 
@@ -175,7 +176,7 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
     """Put the page's parts, converted, and finished HTML in place of their markers, and pass every page's HTML through
     the allowlist sanitizer before anything reads it (in a full build on a second core, finished in `on_env`)."""
     if not preview.active:  # a full build: sanitized on a second core, given to the page before anything reads it
-        html = _generated.slots.fill(page_parts.fill(html, page, config, files))
+        html = _generated.slots.fill(html)
         _sanitizer.later(page, html)
         return html
 

@@ -4,7 +4,7 @@ Most of a release page is what its headings introduce (entries' badges, summarie
 lists), and converting it was most of a rebuild after an edit of the page's template, which changes every release page
 but, most of the time, little of each. A template writes each such block through the `part` filter, which puts it
 between delimiters that hold a secret of this process (data cannot write them: their text can only come from here).
-The hook then:
+A full build converts each page whole (`whole` drops the delimiters). Under `make serve` the hook:
 - `take`s the parts out of a page's Markdown before MkDocs converts it, leaving a numbered marker paragraph for each:
   what MkDocs converts is the page's frame (its title, headings and markers), which the template's edits of a part
   leave unchanged;
@@ -15,7 +15,8 @@ The hook then:
   page (its links resolved and checked, its anchors recorded) unless this process converted the same part for this
   page before, and its HTML takes the place of its marker before the sanitizer or the search index reads the page.
 A part is a block of its own (no heading, reference link or abbreviation reaches across its edges), so the page is
-the same whichever parts were kept: `tests/serve/test_preview.py` compares what the preview serves with a full build.
+the same whichever parts were kept, and the same as the page converted whole: `tests/serve/test_preview.py` compares
+what the preview serves with a full build.
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ MKDOCS_RENDER = Page.render  # MkDocs's own conversion of a page, which the hook
 def part(markdown: str) -> str:
     """Markdown (a block of a page under a heading) to convert on its own: the `part` filter of templates."""
     return f"\n{_OPEN}\n\n{markdown.strip()}\n\n{_CLOSE}\n"
+
+
+def whole(markdown: str) -> str:
+    """A page's Markdown with its parts in place, without their delimiters: a full build converts each page once, whole."""
+    return _PART.sub(lambda found: f"\n\n{found.group(1)}\n\n", markdown) if _OPEN in markdown else markdown
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ Material's search plugin reads every page with Python's HTML parser to split it 
 with an id, then cuts Chinese text into words. Here:
 - **Lighter HTML.** More than half of the tags on a release page are Pygments' `<span class="...">` tokens inside
   code blocks, which only carry colour: the parser keeps their text and drops the tags. They are removed first.
-- **Pieces remembered.** A page is read in pieces, each starting at a heading with an id; a piece is read by a
+- **Pieces remembered** (the serve preview). A page is read in pieces, each starting at a heading with an id; a piece is read by a
   parser of its own, which gives what the page's parser gives when every element opened before the heading is
   closed (Material's parser then holds nothing from earlier pieces but the list of sections, which a piece only
   appends to). A piece that leaves an element open is read together with the next. Each piece's sections, and
@@ -96,16 +96,25 @@ read_piece = Memo(_read, _REMEMBERED)
 segmented = Memo(lambda text: SearchIndex._segment_chinese(None, text), _REMEMBERED)  # it reads the text alone
 
 
-def index_lightly(search_index) -> None:
-    """Make Material's search index (`material.plugins.search.plugin.SearchIndex`) read pages by remembered pieces,
-    without code token spans, and remember the Chinese words of each text."""
+def index_lightly(search_index, *, remembering: bool) -> None:
+    """Make Material's search index (`material.plugins.search.plugin.SearchIndex`) read pages without code token spans;
+    `remembering` (the serve preview), read them in remembered pieces and remember the Chinese words of each text."""
 
-    def add_entry_from_context(page) -> None:  # as Material's, with the page read by `page_sections`
+    def add_entry_from_context(page) -> None:  # as Material's, with the page's HTML lighter, and read in pieces
         if (page.meta.get("search") or {}).get("exclude"):
             return
-        for section in page_sections(page.content):
+        for section in page_sections(page.content) if remembering else _sections(page.content):
             if not section.is_excluded():
                 search_index.create_entry_for_section(section, page.toc, page.url, page)
 
     search_index.add_entry_from_context = add_entry_from_context
-    search_index._segment_chinese = segmented
+    if remembering:
+        search_index._segment_chinese = segmented
+
+
+def _sections(html: str) -> list[Section]:
+    """The sections Material's parser finds in a page's HTML, read whole without code token spans."""
+    parser = Parser()
+    parser.feed(without_token_spans(html))
+    parser.close()
+    return parser.data

@@ -54,10 +54,10 @@ def _page_and_search_settings(docs: Path) -> tuple[Page, dict]:
     return page, dict(config.plugins["material/search"].config)
 
 
-def _entries(page: Page, settings: dict, *, lightly: bool) -> list[dict]:
+def _entries(page: Page, settings: dict, *, lightly: bool, remembering: bool = False) -> list[dict]:
     index = SearchIndex(**settings)
     if lightly:
-        index_lightly(index)
+        index_lightly(index, remembering=remembering)
     index.add_entry_from_context(page)
     return index.entries
 
@@ -66,7 +66,9 @@ def test_entries_are_the_same_without_token_spans(tmp_path):
     page, settings = _page_and_search_settings(tmp_path)
     content = page.content
     assert without_token_spans(content).count("<span") < content.count("<span") // 4
-    assert _entries(page, settings, lightly=True) == _entries(page, settings, lightly=False)
+    material = _entries(page, settings, lightly=False)
+    assert _entries(page, settings, lightly=True) == material
+    assert _entries(page, settings, lightly=True, remembering=True) == material
     assert page.content == content  # the page itself keeps its spans
 
 
