@@ -101,19 +101,21 @@ Result = TypeVar("Result")
 
 
 class Memo(Generic[Result]):
-    """A function's results remembered for the process, up to `limit` of them (then forgotten at once), with what was
-    learnt since `take_made`: a forked child sends that to its parent, which `keep`s it for its next builds."""
+    """A function's results remembered for the process, up to `limit` of them (then forgotten at once), by `key` of its
+    arguments (the arguments themselves by default), with what was learnt since `take_made`: a forked child sends that
+    to its parent, which `keep`s it for its next builds."""
 
-    def __init__(self, function: Callable[..., Result], limit: int) -> None:
-        self._function, self._limit = function, limit
+    def __init__(self, function: Callable[..., Result], limit: int, key: Callable[..., Hashable] | None = None) -> None:
+        self._function, self._limit, self._key = function, limit, key or (lambda *arguments: arguments)
         self._known: dict[Hashable, Result] = {}
         self._made: dict[Hashable, Result] = {}
 
-    def __call__(self, *key: Hashable) -> Result:
+    def __call__(self, *arguments: Hashable) -> Result:
+        key = self._key(*arguments)
         if key not in self._known:
             if len(self._known) >= self._limit:
                 self._known.clear()
-            self._known[key] = self._made[key] = self._function(*key)
+            self._known[key] = self._made[key] = self._function(*arguments)
         return self._known[key]
 
     def take_made(self) -> dict[Hashable, Result]:

@@ -73,7 +73,7 @@ class PageParts:
 
     def __init__(self) -> None:
         self._frame = ""
-        self._converted: dict[tuple[str, str], _Converted] = {}  # (part's digest, page's src_uri) -> as converted for it
+        self._converted: dict[str, dict[str, _Converted]] = {}  # page's src_uri -> {part's digest: as converted for it}
         self._frames: dict[str, tuple[str, _Converted]] = {}  # src_uri -> (frame Markdown, its conversion) of the last build
         self._taken: dict[str, list[str]] = {}  # src_uri -> the Markdown of each part, by number, in this build
         self._made: tuple[dict, dict] = ({}, {})  # parts and frames converted since `take_made`, for a parent process
@@ -125,11 +125,14 @@ class PageParts:
         if not parts:
             return html
         digests = [hashlib.blake2b(text.encode(), digest_size=16).hexdigest() for text in parts]
-        missing = {digest: text for digest, text in zip(digests, parts, strict=True) if (digest, uri) not in self._converted}
+        known = self._converted.get(uri, {})
+        missing = {digest: text for digest, text in zip(digests, parts, strict=True) if digest not in known}
         if missing:
-            for digest, done in zip(missing, _convert(list(missing.values()), page, config, files), strict=True):
-                self._converted[(digest, uri)] = self._made[0][(digest, uri)] = replace(done, html=finish(done.html))
-        converted = [self._converted[(digest, uri)] for digest in digests]
+            converted_now = _convert(list(missing.values()), page, config, files)
+            known = known | {digest: replace(done, html=finish(done.html)) for digest, done in zip(missing, converted_now, strict=True)}
+        # The page's parts of this build, and no older ones: a serve session keeps one page's worth of parts per page.
+        self._converted[uri] = self._made[0][uri] = {digest: known[digest] for digest in digests}
+        converted = [known[digest] for digest in digests]
         filled: set[int] = set()
 
         def part_html(found: re.Match) -> str:

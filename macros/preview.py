@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,7 +94,7 @@ class _SiteState:
     destinations: dict[str, str] = field(default_factory=dict)  # src_uri -> absolute path written
     pages: dict[str, _RenderedPage] = field(default_factory=dict)  # src_uri -> rendered state
     search_entries: dict[str, list] = field(default_factory=dict)  # page URL -> its entries in the search index
-    navigations: dict[str, tuple[tuple, str]] = field(default_factory=dict)  # page URL -> (what it shows, its HTML)
+    navigations: dict[str, tuple[tuple, bytes]] = field(default_factory=dict)  # page URL -> (what it shows, its HTML)
 
 
 class Preview:
@@ -210,8 +211,11 @@ class Preview:
             return render()
         shows = (self._next.source_frame, self._next.theme_frame, _toc_outline(page.toc))
         last = self._last.navigations.get(page.url)
-        html = last[1] if last is not None and last[0] == shows else render()
-        self._next.navigations[page.url] = (shows, html)
+        if last is not None and last[0] == shows:
+            self._next.navigations[page.url] = last
+            return zlib.decompress(last[1]).decode()
+        html = str(render())
+        self._next.navigations[page.url] = (shows, zlib.compress(html.encode(), 1))  # 20 to 40 KB each, a tenth kept
         return html
 
     def _take_forked_results(self, config: MkDocsConfig, files: Files) -> int:

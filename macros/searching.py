@@ -4,17 +4,19 @@ Material's search plugin reads every page with Python's HTML parser to split it 
 with an id, then cuts Chinese text into words. Here:
 - **Lighter HTML.** More than half of the tags on a release page are Pygments' `<span class="...">` tokens inside
   code blocks, which only carry colour: the parser keeps their text and drops the tags. They are removed first.
-- **Pieces remembered** (the serve preview). A page is read in pieces, each starting at a heading with an id; a piece is read by a
-  parser of its own, which gives what the page's parser gives when every element opened before the heading is
-  closed (Material's parser then holds nothing from earlier pieces but the list of sections, which a piece only
-  appends to). A piece that leaves an element open is read together with the next. Each piece's sections, and
-  each text's Chinese words, are remembered for the process, so a serve rebuild reads again only the pieces of a
-  page that changed.
-tests/unit/test_searching.py compares the entries with Material's own for sample pages and every page of the site.
+- **Pieces remembered** (the serve preview). A page is read in pieces, each starting at a heading with an id; a
+  piece is read by a parser of its own, which gives what the page's parser gives when every element opened before
+  the heading is closed (Material's parser then holds nothing from earlier pieces but the list of sections, which a
+  piece only appends to). A piece that leaves an element open is read together with the next. Each piece's
+  sections (by the piece's digest), and each text's Chinese words, are remembered for the process, so a serve
+  rebuild reads again only the pieces of a page that changed.
+tests/unit/test_searching.py compares the entries with Material's own for sample pages, and
+tests/built_site/test_search_pieces.py the sections of every page of the built site.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -92,7 +94,7 @@ def _read(html: str, first: bool, last: bool) -> tuple[_ReadSection, ...] | None
     return tuple(_ReadSection(s.el.tag, tuple(s.el.attrs.items()), s.id, tuple(s.title), tuple(s.text)) for s in sections)
 
 
-read_piece = Memo(_read, _REMEMBERED)
+read_piece = Memo(_read, _REMEMBERED, key=lambda html, first, last: (hashlib.blake2b(html.encode()).digest(), first, last))
 segmented = Memo(lambda text: SearchIndex._segment_chinese(None, text), _REMEMBERED)  # it reads the text alone
 
 

@@ -9,6 +9,7 @@ from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from macros import page_parts
 from macros.page_parts import MKDOCS_RENDER, PageParts, part
 
 from ..conftest import PROJECT_DIR
@@ -79,35 +80,49 @@ def test_a_page_in_parts_is_the_page_converted_whole(docs):
     assert [item.id for item in page.toc.items[0].children] == [item.id for item in whole.toc.items[0].children]
 
 
-def test_a_rebuild_converts_only_the_changed_part_and_keeps_the_frame(docs):
+def _counting(monkeypatch) -> list[int]:
+    """How many parts each Markdown pass over parts converts, from now on."""
+    passes: list[int] = []
+    convert = page_parts._convert
+
+    def counted(parts, *arguments):
+        passes.append(len(parts))
+        return convert(parts, *arguments)
+
+    monkeypatch.setattr(page_parts, "_convert", counted)
+    return passes
+
+
+def test_a_rebuild_converts_only_the_changed_part_and_keeps_the_frame(docs, monkeypatch):
+    passes = _counting(monkeypatch)
     parts = PageParts()
     page, files, config = _page(docs, [part(FACTS), part(ENTRY)])
     parts.start(files, config)
     first = _in_parts(parts, page, files, config)
-    assert len(parts.take_made()[0]) == 2
+    assert passes == [2] and len(parts.take_made()[1]) == 1
     edited = ENTRY.replace("one", "two")
     page, files, config = _page(docs, [part(FACTS), part(edited)])
     parts.start(files, config)
     again = _in_parts(parts, page, files, config)
     converted, frames = parts.take_made()
-    assert len(converted) == 1 and not frames, "the same frame is not converted again, nor the unchanged part"
+    assert passes == [2, 1] and not frames, "the same frame is not converted again, nor the unchanged part"
+    assert len(converted["sample.md"]) == 2, "the page keeps its current parts, and no older one"
     assert again == first.replace("<em>one</em>", "<em>two</em>") != first
     assert page.title == "Sample" and "patch-3-0-1" in page.present_anchor_ids
     assert "far" in page.links_to_anchors[files.get_file_from_path("other.md")]
 
 
-def test_a_new_page_set_forgets_what_was_converted(docs):
+def test_a_new_page_set_forgets_what_was_converted(docs, monkeypatch):
+    passes = _counting(monkeypatch)
     parts = PageParts()
     page, files, config = _page(docs, [part(ENTRY)])
     parts.start(files, config)
     _in_parts(parts, page, files, config)
-    parts.take_made()
     files.append(File("added.md", str(docs), str(docs / "site"), use_directory_urls=True))
     parts.start(files, config)  # a link may lead elsewhere now: every part and frame is converted again
     page, _, _ = _page(docs, [part(ENTRY)])
     _in_parts(parts, page, files, config)
-    converted, frames = parts.take_made()
-    assert len(converted) == 1 and len(frames) == 1
+    assert passes == [1, 1] and len(parts.take_made()[1]) == 1
 
 
 def test_delimiters_without_the_secret_are_text(docs):
