@@ -81,13 +81,8 @@ def page_sections(html: str) -> list[Section]:
 def _read(html: str, first: bool, last: bool) -> tuple[_ReadSection, ...] | None:
     """The sections of a piece of a page (None if it leaves an element open and is not the last); after the first
     piece, the parser is told that sections came before, as the page's parser would know."""
-    parser = Parser()
     earlier = None if first else Section(Element("hx"))
-    if earlier:
-        parser.data.append(earlier)
-        parser.section = earlier
-    parser.feed(without_token_spans(html))
-    parser.close()
+    parser = _parsed(html, earlier)
     if parser.context and not last:
         return None
     sections = [section for section in parser.data if section is not earlier]
@@ -105,7 +100,7 @@ def index_lightly(search_index, *, remembering: bool) -> None:
     def add_entry_from_context(page) -> None:  # as Material's, with the page's HTML lighter, and read in pieces
         if (page.meta.get("search") or {}).get("exclude"):
             return
-        for section in page_sections(page.content) if remembering else _sections(page.content):
+        for section in page_sections(page.content) if remembering else _parsed(page.content).data:
             if not section.is_excluded():
                 search_index.create_entry_for_section(section, page.toc, page.url, page)
 
@@ -114,9 +109,12 @@ def index_lightly(search_index, *, remembering: bool) -> None:
         search_index._segment_chinese = segmented
 
 
-def _sections(html: str) -> list[Section]:
-    """The sections Material's parser finds in a page's HTML, read whole without code token spans."""
+def _parsed(html: str, earlier: Section | None = None) -> Parser:
+    """Material's parser after reading the HTML without code token spans; told of an `earlier` section, if given."""
     parser = Parser()
+    if earlier:
+        parser.data.append(earlier)
+        parser.section = earlier
     parser.feed(without_token_spans(html))
     parser.close()
-    return parser.data
+    return parser
