@@ -98,11 +98,19 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    """A threading server whose queue of connections waiting to be accepted holds what two browsers open at once: the
+    standard five overflow while the test process that serves is busy, and the dropped connections wait a second to
+    be tried again."""
+
+    request_queue_size = 128
+
+
 def _start_server(
     root: Path, port: int, handler_class: type[http.server.SimpleHTTPRequestHandler] = StaticHandler
 ) -> http.server.ThreadingHTTPServer:
     """A server of `root` on 127.0.0.1:`port`, answering from a thread of its own."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler_class, directory=str(root)))
+    server = _Server(("127.0.0.1", port), functools.partial(handler_class, directory=str(root)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
