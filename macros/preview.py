@@ -169,6 +169,8 @@ class Preview:
         self._nav = nav
         if self._next is None:
             return
+        for memory in LEARNT:  # a forked child sends back what it learns from here on, not what this process knows
+            memory.take_made()
         to_render = [file for file in self._files if file.page is not None and file.changed]
         if not CAN_FORK or len(to_render) < FEWEST_PAGES_TO_SHARE:
             return
