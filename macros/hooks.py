@@ -36,7 +36,7 @@ from macros.page_macros import every_output  # noqa: E402
 from macros.page_parts import page_parts, whole  # noqa: E402
 from macros.preview import preview  # noqa: E402
 from macros.sanitize import PageSanitizer, sanitize  # noqa: E402
-from macros.searching import index_lightly  # noqa: E402
+from macros.searching import index_in_one_pass, index_lightly  # noqa: E402
 from macros.urls import WORDS_SCRIPT  # noqa: E402
 from macros.yamlfile import DataErrors  # noqa: E402
 
@@ -147,10 +147,11 @@ def _rebuild_dirty() -> None:
 
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Add every generated page and file to the build; let the search index skip code tokens, and take the entries
-    that the preview made as it converted pages."""
+    """Add every generated page and file to the build; let the search index skip code tokens and needless passes, and
+    take the entries that the preview made as it converted pages."""
     search_index = config.plugins["material/search"].search_index  # made anew by the plugin's on_config
     index_lightly(search_index, remembering=preview.active)
+    index_in_one_pass(config.plugins)
     preview.index_early(search_index)
     macro_outputs = repr(every_output(_generated)) if preview.active else ""  # only the preview compares them between builds
     files = without_absent_editions(files, _translated_languages())

@@ -9,7 +9,7 @@ from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from macros.searching import index_lightly, page_sections, without_token_spans
+from macros.searching import _index_page, index_in_one_pass, index_lightly, page_sections, without_token_spans
 
 from ..conftest import PROJECT_DIR
 
@@ -94,3 +94,29 @@ def test_a_page_read_in_pieces_gives_material_s_sections():
         '<pre><code><span class="k">x</span> = 1</code></pre><h3>no id</h3><p>c</p><h2 id="last">Last</h2><div><p>open'
     )
     assert [(s.el.tag, s.id, s.title, s.text, s.is_excluded()) for s in page_sections(page)] == _material_sections(page)
+
+
+def test_the_page_event_indexes_as_material_s_and_drops_what_it_drops(tmp_path):
+    """The search plugin's page event, made to skip its pass over pages with nothing to drop, indexes each page as
+    Material's does and still drops `data-search-*` attributes that carry a value."""
+    config = load_config(str(PROJECT_DIR / "mkdocs.yml"))
+    plugin = config.plugins["material/search"]
+    plain = '<h1 id="t">T</h1><nav data-search-exclude><p>skipped</p></nav><p>kept</p>'
+    boosted = '<h1 id="t" data-search-boost="2">T</h1><p>kept</p>'
+    outcomes = {}
+    for one_pass in (False, True):
+        plugin.on_config(config)  # a new index, as at every build
+        if one_pass:
+            index_in_one_pass(config.plugins)
+        contents = []
+        for number, html in enumerate((plain, boosted)):
+            file = File(f"p{number}.md", str(tmp_path), str(tmp_path / "site"), use_directory_urls=True)
+            page = Page(None, file, config)
+            page.content, page.toc = html, []
+            config.plugins.run_event("page_context", {}, page=page, config=config, nav=None)
+            contents.append(page.content)
+        outcomes[one_pass] = (contents, plugin.search_index.entries)
+    assert [getattr(handler, "__func__", None) for handler in config.plugins.events["page_context"]].count(_index_page) == 1
+    assert outcomes[True] == outcomes[False]
+    assert outcomes[True][0] == [plain, '<h1 id="t">T</h1><p>kept</p>']
+    assert [entry["text"] for entry in outcomes[True][1] if entry["text"]] == ["<p>kept</p>", "<p>kept</p>"]
