@@ -35,6 +35,7 @@ from macros.i18n.theme import split_search_index, theme_globals, without_absent_
 from macros.page_macros import every_output  # noqa: E402
 from macros.page_parts import page_parts, whole  # noqa: E402
 from macros.preview import preview  # noqa: E402
+from macros.reloading import keep_files_named_by_content  # noqa: E402
 from macros.sanitize import PageSanitizer, sanitize  # noqa: E402
 from macros.searching import index_in_one_pass, index_lightly  # noqa: E402
 from macros.urls import WORDS_SCRIPT  # noqa: E402
@@ -247,7 +248,8 @@ def _collect_when_idle() -> None:
 
 
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveReloadServer:
-    """Rebuild soon after a data edit; keep serving the last good site when an edit breaks the data, and say what is wrong."""
+    """Rebuild soon after a data edit; keep serving the last good site when an edit breaks the data, and say what is wrong;
+    let the browser keep the theme's files between reloads."""
 
     def build_or_report(*args, **kwargs) -> None:
         _idle_collection.cancel()
@@ -261,6 +263,7 @@ def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveRel
             _collect_when_idle()
 
     server.builder = build_or_report
+    keep_files_named_by_content(server)
     if os.environ.get("ATLAS_WATCH") != "poll":
         from macros.watching import watch_with_file_events  # imported only when serving: builds need no watcher
 

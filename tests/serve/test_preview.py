@@ -13,6 +13,8 @@ import re
 import subprocess
 import sys
 import time
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -234,3 +236,16 @@ def test_plain_serve_previews_incrementally_too_and_recovers_from_a_bad_one(plai
     assert "stability: expected one of" in plain_serve.log.read_text(encoding="utf-8")
     plain_serve.edit("data/releases/2.10.yaml", "stability: Prototyp", "stability: Prototype")
     assert_same_as_full_build(plain_serve, tmp_path, "the fix")
+
+
+def test_the_browser_keeps_the_theme_files_named_by_their_content(preview):
+    """A reload after an edit fetches the page and the atlas's own files, not the theme's script and styles again."""
+    with urllib.request.urlopen(preview.site_url, timeout=30) as response:
+        home = response.read().decode("utf-8")
+    named_by_content = re.findall(r'(?:src|href)="([^"]*\.[0-9a-f]{8}\.min\.(?:js|css))"', home)
+    own = re.findall(r'(?:src|href)="([^"]*assets/atlas\.(?:js|css))"', home)
+    assert len(named_by_content) >= 2 and len(own) == 2, (named_by_content, own)
+    for path in named_by_content + own:
+        with urllib.request.urlopen(urllib.parse.urljoin(preview.site_url, path), timeout=30) as response:
+            kept = response.headers.get("Cache-Control") == "max-age=31536000, immutable"
+        assert kept == (path in named_by_content), path
