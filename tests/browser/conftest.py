@@ -54,6 +54,13 @@ class Visit:
         """Load a site path, e.g. "releases/1.10/#cuda-graphs", cold."""
         self.page.goto(self.base_url + path, wait_until="load")
 
+    def settle(self) -> None:
+        """Wait until the page's requests are over, as a reader does before following a link. The theme takes over the
+        site's links only once it has read the sitemap: a link followed before then starts loading its page anew, and
+        when the sitemap arrives meanwhile the theme pushes the address as well (two history entries; an anchor of
+        the same page, twice, sends the reader back)."""
+        self.page.wait_for_load_state("networkidle")
+
     def search(self, query: str) -> list[str]:
         """Type `query` into the site search and give the addresses of its results, best first. The theme searches as
         the query is typed, and the results of a prefix ("Torch w") can arrive after the last key: they are read once

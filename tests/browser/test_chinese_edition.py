@@ -22,6 +22,7 @@ from tests.browser.conftest import PHONE, in_view, sideways_overflow
 )
 def test_the_language_switch_keeps_the_page_its_query_and_its_anchor(visit, start, target):
     visit.open(start)
+    visit.settle()
     assert visit.page.locator("[data-atlas-switch]").count() == 1
     visit.page.locator("[data-atlas-switch]").first.click()
     visit.page.wait_for_url(visit.base_url + target)
@@ -41,6 +42,7 @@ def test_a_chinese_page_speaks_chinese_and_keeps_the_official_labels(visit):
     beta = visit.page.locator("#cuda-graphs ~ p .atlas-stage").first
     assert beta.inner_text() == "Beta"
     assert beta.get_attribute("title").startswith("测试版：")
+    visit.settle()
     visit.page.locator(".md-header .md-logo").click()
     visit.page.wait_for_url(visit.base_url + "zh/")
 
@@ -83,6 +85,7 @@ def test_the_lookup_answers_in_chinese_and_takes_chinese_feature_names(visit):
 
 def test_the_switch_follows_instant_navigation_to_the_page_being_read(visit):
     visit.open("releases/1.10/")
+    visit.settle()
     visit.page.locator("nav.md-nav--primary a[href$='matrix/']").first.click()
     visit.page.wait_for_url(visit.base_url + "matrix/")
     visit.page.locator("[data-atlas-switch]").click()

@@ -57,6 +57,7 @@ def test_the_home_page_answers_a_feature_name_with_its_history(visit, question, 
     first = visit.page.locator(f"{ANSWER} li a").first
     first.wait_for(timeout=15000)
     assert first.get_attribute("href").endswith(page)
+    visit.settle()
     first.click()  # two: open its history
     visit.page.wait_for_url(re.compile(re.escape(page) + "$"))
     visit.page.locator(".md-content h1", has_text=heading).wait_for(timeout=5000)  # instant navigation swaps the content

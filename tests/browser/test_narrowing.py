@@ -100,6 +100,7 @@ def test_a_link_into_an_entry_that_the_filter_would_hide_shows_the_whole_page(vi
 def test_the_overview_links_a_topic_to_its_entries_on_the_page(visit):
     release = ATLAS.release("2.0")
     visit.open("releases/2.0/")
+    visit.settle()
     visit.page.locator("#overview ~ table a, #overview ~ div table a", has_text="Distributed training").first.click()
     visit.page.wait_for_url(re.compile(r"\?topic=distributed#overview$"))
     wanted = [entry.id for entry in release.entries if "distributed" in entry.topics]

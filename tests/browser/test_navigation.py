@@ -53,9 +53,7 @@ def test_the_address_of_a_feature_from_one_release_leads_to_its_entry(visit):
 @pytest.mark.parametrize("topic", ["cuda", "distributed", "fft", "mps"])
 def test_topic_entry_lands_on_the_feature_with_back_and_forward(visit, topic):
     visit.open(f"topics/{topic}/")
-    # The theme takes over links once it has read the sitemap. A click before that starts loading the page anew, and
-    # when the sitemap arrives meanwhile the theme still pushes the address: two history entries, and Back stays put.
-    visit.page.wait_for_load_state("networkidle")
+    visit.settle()  # else Back may stay on the release: see Visit.settle
     link = visit.page.locator("#by-release ~ ul a[href*='/releases/']").first
     href = link.get_attribute("href")
     version, feature_id = re.search(r"releases/([\d.]+)/#([a-z0-9-]+)", href).groups()
@@ -80,7 +78,7 @@ def test_topic_entry_lands_on_the_feature_with_back_and_forward(visit, topic):
 
 def test_instant_navigation_is_on(visit):
     visit.open("topics/cuda/")
-    visit.page.wait_for_load_state("networkidle")  # a link followed before the theme has read the sitemap loads anew
+    visit.settle()  # a link followed before the theme has read the sitemap loads its page anew
     visit.page.evaluate("() => { window.__marker = 'kept'; }")
     visit.page.locator("#by-release ~ ul a[href*='/releases/']").first.click()
     visit.page.wait_for_url(re.compile(r"/releases/"))
@@ -89,6 +87,7 @@ def test_instant_navigation_is_on(visit):
 
 def test_permalink_gives_the_anchor_url(visit):
     visit.open("releases/1.10/")
+    visit.settle()
     permalink = visit.page.locator("h3#cuda-graphs a.headerlink")
     assert permalink.evaluate("a => a.href") == visit.base_url + "releases/1.10/#cuda-graphs"
     permalink.click()

@@ -78,6 +78,7 @@ def test_feature_page_shows_the_whole_history_and_its_badge(visit):
 
 def test_previous_and_next_release_links_step_through_the_releases(visit):
     visit.open("releases/1.10/")
+    visit.settle()
     visit.page.locator(".atlas-prevnext a[rel=next]").click()
     visit.page.wait_for_url(re.compile(r"/releases/1\.11/$"))
     # wait for 1.11's page itself, not only its address (instant navigation swaps the page in), before clicking its link

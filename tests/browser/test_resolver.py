@@ -86,6 +86,7 @@ def test_an_answer_is_linked_by_its_address_and_gives_the_install_command(visit)
     official = verdicts.filter(has_text="PyTorch 2.12.1:").get_by_role("link", name="Every build's official install command")
     assert official.get_attribute("href").endswith("releases/2.12/#install")
     assert not verdicts.filter(has_text="PyTorch 2.14.1:").get_by_role("link", name="Every build's official install command").count()
+    visit.settle()
     official.click()
     visit.page.wait_for_url("**/releases/2.12/#install")  # the theme swaps the page in after the address changes
     visit.page.locator("#install").wait_for(state="attached")
