@@ -100,6 +100,32 @@ def test_stability_is_told_in_text_not_only_colour(visit):
     assert labels and set(labels) <= {*map(ATLAS.labels.shown, ATLAS.labels.order), "Deprecated", "Removed"}
 
 
+# Each visible field inside a page's content, with the contrast of its edge against the page (WCAG 1.4.11).
+FIELD_EDGES = """() => {
+  const rgba = text => { const [r, g, b, a = 1] = text.match(/[\\d.]+/g).map(Number); return [r, g, b, a]; };
+  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+  const luminance = rgb => { const [r, g, b] = rgb.map(c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+                             return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const page = over(rgba(getComputedStyle(document.body).backgroundColor), [255, 255, 255]);
+  const fields = document.querySelectorAll('.md-content :is(input:not([type=hidden], [type=checkbox], [type=radio]), select, textarea)');
+  return [...fields].filter(field => field.getClientRects().length).map(field => {
+    const style = getComputedStyle(field);
+    const edge = over(rgba(style.borderTopColor), page);
+    const [light, dark] = [luminance(edge), luminance(page)].sort((x, y) => y - x);
+    const visible = style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) >= 1;
+    return [field.name || field.id, visible ? (light + 0.05) / (dark + 0.05) : 0];
+  });
+}"""
+
+
+@pytest.mark.parametrize("path", ["", "matrix/", "upgrade/", "releases/2.14/", "will-it-run/", "reference/", "zh/matrix/"])
+def test_every_form_field_shows_its_edge(visit, path):
+    """A text box or a menu is told from the page by a border a reader can see: 3:1 against the page at least."""
+    visit.open(path)
+    edges = visit.page.evaluate(FIELD_EDGES)
+    assert edges and [(name, round(ratio, 2)) for name, ratio in edges if ratio < 3] == []
+
+
 def test_no_page_scrolls_sideways_on_a_phone(new_visit):
     tab = new_visit(**PHONE)
     urls = _nav_urls(tab)
