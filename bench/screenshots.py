@@ -1,5 +1,7 @@
 """Screenshots of the main views at desktop (1280 px) and phone (375 px) width, for review.
 
+The Chinese views (`zh-*`) need the CJK fonts `make browser` installs, or their text shows as boxes.
+
 Reproduce: `.venv/bin/python bench/screenshots.py` (builds the real site with --strict, serves it on
 loopback and writes PNG files to bench/screenshots/). `--project DIR --out DIR` photographs another checkout,
 such as a worktree of an older commit (`git worktree add /tmp/before <commit>`), for a before/after comparison.
@@ -29,6 +31,10 @@ VIEWS = {
     "release": "releases/1.10/",
     "upgrade": "upgrade/?from=1.13&to=2.6&kind=breaking",
     "platforms": "platforms/",
+    "zh-home": "zh/",
+    "zh-release": "zh/releases/1.10/",
+    "zh-matrix": "zh/matrix/?component=pytorch",
+    "zh-feature": "zh/features/torch-compile/",
 }
 WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 375, "height": 740}}
 
