@@ -20,8 +20,9 @@ ATLAS = load_atlas(REAL_DATA)
 LIFECYCLES = build_lifecycles(ATLAS)
 
 
-def _nav_urls(tab) -> list[str]:
-    tab.open("")
+def _nav_urls(tab, home: str = "") -> list[str]:
+    """Every page the navigation of an edition (its home: "" or "zh/") links to."""
+    tab.open(home)
     return tab.page.eval_on_selector_all(
         "nav.md-nav--primary a.md-nav__link[href]", "links => [...new Set(links.map(a => a.href.split('#')[0]))]"
     )
@@ -126,9 +127,17 @@ def test_every_form_field_shows_its_edge(visit, path):
     assert edges and [(name, round(ratio, 2)) for name, ratio in edges if ratio < 3] == []
 
 
-def test_no_page_scrolls_sideways_on_a_phone(new_visit):
+# Page kinds the navigation does not list: a feature's history, an API module, an error.
+UNLISTED_KINDS = ["features/torch-compile/", "reference/torch.nn.functional/", "errors/no-kernel-image/"]
+
+
+@pytest.mark.parametrize("home", ["", "zh/"])
+def test_no_page_scrolls_sideways_on_a_phone(new_visit, home):
+    """Every page of each edition's navigation, and one of each kind it does not list, fits a 375 px screen."""
     tab = new_visit(**PHONE)
-    urls = _nav_urls(tab)
+    urls = _nav_urls(tab, home)
+    assert len(urls) > 40 and all(url.startswith(tab.base_url + home) for url in urls)
+    urls += [tab.base_url + home + path for path in UNLISTED_KINDS]
     tab.page.set_viewport_size({"width": 375, "height": 740})
     wide = []
     for url in urls:
@@ -137,6 +146,7 @@ def test_no_page_scrolls_sideways_on_a_phone(new_visit):
         if overflow > 0:
             wide.append(f"{url}: {overflow}px")
     assert not wide, wide
+    assert not tab.console_errors
 
 
 def test_wide_tables_scroll_inside_their_box_on_a_phone(new_visit):

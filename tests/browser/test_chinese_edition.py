@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.conftest import PHONE, in_view, sideways_overflow
+from tests.browser.conftest import in_view
 
 
 @pytest.mark.parametrize(
@@ -90,25 +90,3 @@ def test_the_switch_follows_instant_navigation_to_the_page_being_read(visit):
     visit.page.wait_for_url(visit.base_url + "matrix/")
     visit.page.locator("[data-atlas-switch]").click()
     visit.page.wait_for_url(visit.base_url + "zh/matrix/")
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        "zh/",
-        "zh/releases/2.14/",
-        "zh/matrix/",
-        "zh/features/torch-compile/",
-        "zh/will-it-run/",
-        "zh/platforms/",
-        "zh/upgrade/",
-        "zh/reference/torch.nn.functional/",
-        "zh/about/",
-    ],
-)
-def test_no_chinese_page_is_wider_than_a_phone(new_visit, path):
-    tab = new_visit(**PHONE)
-    tab.open(path)
-    overflow = sideways_overflow(tab.page)
-    assert overflow <= 0, f"{path} is {overflow} px wider than the phone"
-    assert not tab.console_errors
