@@ -1,5 +1,5 @@
 """The Chinese edition as a reader meets it: the language switch keeps page and anchor, Chinese search finds words inside
-Chinese sentences, the interface speaks Chinese, and no page is wider than a phone."""
+Chinese sentences, the interface speaks Chinese (that every page fits a phone: test_accessibility.py)."""
 
 from __future__ import annotations
 
