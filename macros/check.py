@@ -90,7 +90,7 @@ def main(argv: list[str]) -> int:
     unattached = likely_records(atlas)
     if unattached:
         print(f"{len(unattached)} entries that probably belong to a feature record but name none (give each `feature: <id>`")
-        print("if it is about that feature):")
+        print("if it is about that feature, or list the pair in data/distinct.yaml with the reason it is not):")
         for entry in unattached:
             print(f"  {entry}")
     duplicates = likely_duplicates(atlas)

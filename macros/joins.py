@@ -140,8 +140,10 @@ class LikelyRecord:
 
 def likely_records(atlas: Atlas) -> list[LikelyRecord]:
     """Entries without a feature record whose title names a record's feature (its name as a whole word, at least four
-    characters) or cites one of its APIs in a code span; a part is preferred to the feature it belongs to."""
+    characters) or cites one of its APIs in a code span; a part is preferred to the feature it belongs to. A pair
+    reviewed as two features in data/distinct.yaml is not suggested."""
     records = sorted(atlas.records, key=lambda record: record.part_of is None)  # parts first
+    reviewed = {frozenset(pair.ids) for pair in atlas.distinct}
     names = [(record, re.compile(rf"(?<![\w.-]){re.escape(text_only(record.name))}(?![\w-])")) for record in records]
     found = []
     for release in atlas.releases:
@@ -151,6 +153,8 @@ def likely_records(atlas: Atlas) -> list[LikelyRecord]:
             title = text_only(item.title)
             cited = set(_CODE_SPAN.findall(item.title))
             for record, pattern in names:
+                if frozenset((item.id, record.id)) in reviewed:
+                    continue
                 if len(text_only(record.name)) >= 4 and pattern.search(title):
                     found.append(LikelyRecord(release.version, item.id, record.id, f"its title names {text_only(record.name)}"))
                     break

@@ -11,6 +11,7 @@ from macros import indexes
 from macros.generate import generate_site
 from macros.joins import likely_records
 from macros.loading import load_atlas
+from macros.model import DistinctPair
 from tests.conftest import MINI_DATA
 
 RECORDS = """\
@@ -84,6 +85,8 @@ def test_make_check_suggests_a_record_for_an_entry_whose_title_names_it(recorded
     assert renamed.id == "beta-thing"
     patched = _retitled(recorded_atlas, "beta-thing", "Beta thing for the Alpha engine")
     assert [str(s) for s in likely_records(patched)] == ["2.0 beta-thing -> alpha (its title names Alpha engine)"]
+    reviewed = replace(patched, distinct=(DistinctPair(ids=("beta-thing", "alpha"), reason="a tool for it, not a part"),))
+    assert likely_records(reviewed) == []  # a pair reviewed in data/distinct.yaml is not suggested again
 
 
 def _retitled(atlas, item_id: str, title: str):
