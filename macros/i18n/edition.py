@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ..model import Atlas
 from ..yamlfile import DataError, DataErrors, read_yaml
-from .store import GLOSSARY, INTERFACE, SCRIPTS, TRANSLATIONS, Coverage, coverage, kept_problem, load_translations, translation_dir
+from .glossary import Glossary, read_glossary
+from .store import INTERFACE, SCRIPTS, TRANSLATIONS, Coverage, coverage, kept_problem, load_translations, translation_dir
 from .texts import visible_texts, with_texts
 
 ENGLISH = "en"
@@ -101,17 +102,20 @@ def translated_edition(atlas: Atlas, data_dir: Path, language: str) -> Edition:
             [DataError(f"data/{TRANSLATIONS}/{language}/", f"no edition of the site is in {language!r}; expected one of: {known}")]
         )
     texts = visible_texts(atlas)
-    translations, errors = load_translations(data_dir, language, texts)
-    words, script_words = _interface_words(data_dir, language, errors)
-    glosses = _label_glosses(data_dir, language, errors)
+    errors: list[DataError] = []
+    glossary = read_glossary(translation_dir(data_dir, language), data_dir, errors)
+    translations, problems = load_translations(data_dir, language, texts, glossary)
+    errors += problems
+    words, script_words = _interface_words(data_dir, language, glossary, errors)
     state = coverage(language, texts, translations)
     if errors:
         raise DataErrors(errors)
     translated = with_texts(atlas, lambda file, key, english: state.current.get((file, key), english))
-    return Edition(language, translated, words, glosses, script_words, frozenset((*state.stale, *state.missing)), state)
+    untranslated = frozenset((*state.stale, *state.missing))
+    return Edition(language, translated, words, glossary.glosses, script_words, untranslated, state)
 
 
-def _interface_words(data_dir: Path, language: str, errors: list[DataError]) -> tuple[dict[str, str], dict[str, str]]:
+def _interface_words(data_dir: Path, language: str, glossary: Glossary, errors: list[DataError]) -> tuple[dict[str, str], dict[str, str]]:
     """The interface catalog: every file of `interface/`, each a mapping from English interface text to its translation
     (a text given two different translations is an error); and apart, the scripts' own (`scripts.yaml`)."""
     words: dict[str, str] = {}
@@ -129,11 +133,11 @@ def _interface_words(data_dir: Path, language: str, errors: list[DataError]) -> 
             continue
         if path.stem == SCRIPTS:
             script_words = {
-                english: text for english, text in document.data.items() if not _refused(english, text, shown, document, errors)
+                english: text for english, text in document.data.items() if not _refused(english, text, glossary, shown, document, errors)
             }
             continue
         for english, translated in document.data.items():
-            if _refused(english, translated, shown, document, errors):
+            if _refused(english, translated, glossary, shown, document, errors):
                 continue
             if words.get(english, translated) != translated:
                 errors.append(
@@ -157,23 +161,9 @@ def interface_problem(english: str, translated: str) -> str | None:
     return kept_problem(" ".join(english.split()), " ".join(translated.split()))
 
 
-def _refused(english: str, translated: str, shown: str, document, errors: list[DataError]) -> bool:
+def _refused(english: str, translated: str, glossary: Glossary, shown: str, document, errors: list[DataError]) -> bool:
     """Report a catalog entry whose translation cannot stand in for its English; True if it was refused."""
-    problem = interface_problem(english, translated)
+    problem = interface_problem(english, translated) or glossary.problem(translated)
     if problem:
         errors.append(DataError(shown, problem, document.line_of((english,)), (english,)))
     return problem is not None
-
-
-def _label_glosses(data_dir: Path, language: str, errors: list[DataError]) -> dict[str, str]:
-    """Each stability label's gloss, from the glossary (`labels: [{label, gloss}]`)."""
-    shown = f"data/{translation_dir(Path(), language).as_posix()}/{GLOSSARY}"
-    document, problems = read_yaml(translation_dir(data_dir, language) / GLOSSARY, shown, data_dir)
-    errors += problems
-    if document is None:
-        return {}
-    labels = document.data.get("labels") if isinstance(document.data, dict) else None
-    if not isinstance(labels, list) or not all(isinstance(x, dict) and set(x) == {"label", "gloss"} for x in labels):
-        errors.append(DataError(shown, "expected `labels:` a list of {label, gloss}"))
-        return {}
-    return {x["label"]: x["gloss"] for x in labels}

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from ..markup import markup_problem, tokens
 from ..yamlfile import DataError, read_yaml
+from .glossary import GLOSSARY, Glossary
 from .texts import text_hash
 
 TRANSLATIONS = "translations"
-GLOSSARY = "glossary.yaml"
 INTERFACE = "interface"  # a folder of catalogs: English interface text -> its translation
 SCRIPTS = "scripts"  # the catalog of the browser scripts' text (interface/scripts.yaml), published with the edition
 
@@ -66,11 +66,11 @@ def translation_dir(data_dir: Path, language: str) -> Path:
 
 
 def load_translations(
-    data_dir: Path, language: str, texts: dict[str, dict[str, str]]
+    data_dir: Path, language: str, texts: dict[str, dict[str, str]], glossary: Glossary
 ) -> tuple[dict[str, dict[str, Translation]], list[DataError]]:
     """Every translation file of `language` for the data files in `texts`, checked: each entry names a field that
     exists, has a `from` hash and a translation, whose Markdown is allowed and keeps the English text's code spans and
-    link targets (code and addresses read the same in every language)."""
+    link targets (code and addresses read the same in every language), and which writes the glossary's terms."""
     folder = translation_dir(data_dir, language)
     found: dict[str, dict[str, Translation]] = {}
     errors: list[DataError] = []
@@ -85,7 +85,7 @@ def load_translations(
         document, problems = _read_yaml(path, shown, data_dir, _file_state(path))
         errors += problems
         if document is not None:
-            found[name] = _read_entries(document, shown, language, texts[name], errors)
+            found[name] = _read_entries(document, shown, language, texts[name], glossary, errors)
     return found, errors
 
 
@@ -99,7 +99,9 @@ def _read_yaml(path: Path, shown: str, data_dir: Path, state: tuple[int, int]):
     return read_yaml(path, shown, data_dir)
 
 
-def _read_entries(document, shown: str, language: str, english: dict[str, str], errors: list[DataError]) -> dict[str, Translation]:
+def _read_entries(
+    document, shown: str, language: str, english: dict[str, str], glossary: Glossary, errors: list[DataError]
+) -> dict[str, Translation]:
     if document.data is None:
         return {}
     if not isinstance(document.data, dict):
@@ -114,7 +116,7 @@ def _read_entries(document, shown: str, language: str, english: dict[str, str], 
         if not (isinstance(value, dict) and set(value) == {"from", language} and all(isinstance(v, str) and v for v in value.values())):
             errors.append(DataError(shown, f"expected {{from: <hash of the English>, {language}: <the translation>}}", line, (key,)))
             continue
-        problem = _translation_problem(english[key], value[language])
+        problem = _translation_problem(english[key], value[language]) or glossary.problem(value[language])
         if problem:
             errors.append(DataError(shown, problem, document.line_of((key, language)), (key, language)))
             continue

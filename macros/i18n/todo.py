@@ -14,7 +14,8 @@ from pathlib import Path
 import yaml
 
 from ..loading import load_atlas
-from ..yamlfile import DataErrors
+from ..yamlfile import DataError, DataErrors
+from .glossary import read_glossary
 from .store import coverage, load_translations, translation_dir
 from .texts import text_hash, visible_texts
 
@@ -24,7 +25,10 @@ DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
 def write_todo(data_dir: Path, language: str, folder: Path) -> int:
     """Write the fields left to translate into `folder`; return how many there are."""
     texts = visible_texts(load_atlas(data_dir))
-    translations, errors = load_translations(data_dir, language, texts)
+    errors: list[DataError] = []
+    glossary = read_glossary(translation_dir(data_dir, language), data_dir, errors)
+    translations, problems = load_translations(data_dir, language, texts, glossary)
+    errors += problems
     if errors:
         raise DataErrors(errors)
     state = coverage(language, texts, translations)

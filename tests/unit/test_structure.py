@@ -10,7 +10,7 @@ from tests.conftest import PROJECT_DIR
 # import only modules listed before it.
 ORDER = (
     "yamlfile", "markup", "urls", "model", "sanitize", "schema", "loading", "api.catalog", "builds.catalog", "builds.pypi", "api.reference",
-    "api.truth", "indexes", "joins", "exports", "builds.published", "i18n.texts", "i18n.store", "i18n.edition", "forking", "kept_pages", "page_parts", "generate",
+    "api.truth", "indexes", "joins", "exports", "builds.published", "i18n.texts", "i18n.glossary", "i18n.store", "i18n.edition", "forking", "kept_pages", "page_parts", "generate",
     "registry", "build", "page_macros", "highlighting", "searching", "preview", "watching", "reloading", "i18n.theme", "hooks", "check", "example_worker", "release_env",
     "api.worker", "api.extract", "examples", "api.index", "api.__init__", "builds.fatbin", "builds.wheels", "builds.install",
     "builds.__init__", "releaseday.watch", "releaseday.draft", "releaseday.__init__", "i18n.todo", "i18n.__init__", "__init__",

@@ -14,6 +14,7 @@ from macros import build, generate
 from macros.api import reference
 from macros.build import generate_checked
 from macros.i18n.edition import interface_problem, translated_edition
+from macros.i18n.glossary import Glossary, read_glossary
 from macros.i18n.store import coverage, load_translations
 from macros.i18n.texts import text_hash, visible_texts, with_texts
 from macros.loading import load_atlas
@@ -55,8 +56,10 @@ def test_with_texts_replaces_texts_and_keeps_ids_code_and_facts(real_atlas):
 
 def test_every_visible_text_of_the_real_data_has_a_current_chinese_translation(real_atlas):
     texts = visible_texts(real_atlas)
-    translations, errors = load_translations(REAL_DATA, "zh", texts)
-    assert errors == []
+    errors = []
+    glossary = read_glossary(REAL_DATA / ZH, REAL_DATA, errors)
+    translations, errors = load_translations(REAL_DATA, "zh", texts, glossary)
+    assert errors == [] and len(glossary.avoided) > 20
     state = coverage("zh", texts, translations)
     assert (state.stale, state.missing) == ((), ())
     assert len(state.current) == state.total > 2500
@@ -66,12 +69,12 @@ def test_an_english_edit_makes_its_translation_stale(tmp_path, mini_atlas):
     english = visible_texts(mini_atlas)["releases/2.1"]["features.alpha.summary"]
     data = _mini_with(tmp_path, {"releases/2.1.yaml": {"features.alpha.summary": {"from": text_hash(english), "zh": "Alpha 进入 Beta。"}}})
     texts = visible_texts(load_atlas(data))
-    translations, errors = load_translations(data, "zh", texts)
+    translations, errors = load_translations(data, "zh", texts, Glossary())
     assert errors == [] and coverage("zh", texts, translations).current[("releases/2.1", "features.alpha.summary")] == "Alpha 进入 Beta。"
     release = data / "releases" / "2.1.yaml"
     release.write_text(release.read_text(encoding="utf-8").replace("Alpha reaches beta.", "Alpha is now beta."), encoding="utf-8")
     texts = visible_texts(load_atlas(data))
-    state = coverage("zh", texts, load_translations(data, "zh", texts)[0])
+    state = coverage("zh", texts, load_translations(data, "zh", texts, Glossary())[0])
     assert ("releases/2.1", "features.alpha.summary") in state.stale
     assert ("releases/2.1", "features.alpha.summary") not in state.current
 
@@ -100,7 +103,7 @@ def test_a_stale_text_reads_in_english_with_its_entry_marked(tmp_path, mini_atla
 def test_a_broken_translation_file_gets_a_precise_error(tmp_path, mini_atlas, content, expect):
     data = _mini_with(tmp_path, {"releases/2.1.yaml": content})
     texts = visible_texts(load_atlas(data))
-    _, errors = load_translations(data, "zh", texts)
+    _, errors = load_translations(data, "zh", texts, Glossary())
     if expect is None:
         assert errors == []
     else:
@@ -121,8 +124,62 @@ def test_a_translation_must_keep_the_code_and_link_targets_of_its_english(tmp_pa
     data = _mini_with(tmp_path, {"releases/2.1.yaml": {"features.alpha.title": {"from": "x", "zh": translated}}})
     release = data / "releases" / "2.1.yaml"
     release.write_text(release.read_text(encoding="utf-8").replace("title: Alpha", f"title: {english!r}", 1), encoding="utf-8")
-    _, errors = load_translations(data, "zh", visible_texts(load_atlas(data)))
+    _, errors = load_translations(data, "zh", visible_texts(load_atlas(data)), Glossary())
     assert len(errors) == 1 and expect in errors[0].message, errors
+
+
+BREAKING = Glossary(avoided={"破坏性变更": ("不兼容变更", "breaking change"), "分析器": ("性能分析器", "profiler")})
+
+
+@pytest.mark.parametrize(
+    ("translated", "expect"),
+    [
+        ("Alpha 的不兼容变更", None),
+        ("Alpha 的破坏性变更", "writes '破坏性变更' for 'breaking change': the glossary (glossary.yaml) fixes the term '不兼容变更'"),
+        ("Alpha 的性能分析器", None),  # the term holds an avoided rendering: only the rest of the text counts
+        ("Alpha 的性能分析器和分析器", "writes '分析器' for 'profiler'"),
+    ],
+)
+def test_a_translation_writes_the_glossary_term_of_each_concept(tmp_path, translated, expect):
+    data = _mini_with(tmp_path, {"releases/2.1.yaml": {"features.alpha.title": {"from": "x", "zh": translated}}})
+    _, errors = load_translations(data, "zh", visible_texts(load_atlas(data)), BREAKING)
+    if expect is None:
+        assert errors == []
+    else:
+        assert [(e.file, e.line, e.path) for e in errors] == [("data/translations/zh/releases/2.1.yaml", 3, ("features.alpha.title", "zh"))]
+        assert expect in errors[0].message
+
+
+def test_an_interface_text_that_writes_an_avoided_rendering_is_refused(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(REAL_DATA, data)
+    catalog = data / ZH / "interface" / "common.yaml"
+    catalog.write_text(
+        catalog.read_text(encoding="utf-8").replace("Feature matrix: 功能矩阵\n", "Feature matrix: 功能矩阵（废弃）\n"), encoding="utf-8"
+    )
+    with pytest.raises(DataErrors, match=r"interface/common.yaml:\d+: Feature matrix: writes '废弃' for 'deprecation'"):
+        translated_edition(load_atlas(data), data, "zh")
+
+
+@pytest.mark.parametrize(
+    ("terms", "expect"),
+    [
+        ([{"en": "deprecation", "zh": "弃用", "avoid": ["废弃"]}], None),
+        ([{"en": "deprecation", "zh": "弃用", "avoid": ["移除"]}, {"en": "removal", "zh": "移除"}], "'移除' is the term for 'removal'"),
+        ([{"en": "deprecation", "zh": "弃用", "avoid": "废弃"}], "expected {en: <concept>, zh: <term>}"),
+        ([{"en": "deprecation", "zh": ""}], "expected {en: <concept>, zh: <term>}"),
+        ([{"en": "deprecation", "zh": "弃用", "see": "x"}], "expected {en: <concept>, zh: <term>}"),
+    ],
+)
+def test_a_broken_glossary_gets_a_precise_error(tmp_path, terms, expect):
+    data = _mini_with(tmp_path, {"glossary.yaml": {"labels": [{"label": "Beta", "gloss": "测试版"}], "terms": terms}})
+    errors = []
+    glossary = read_glossary(data / ZH, data, errors)
+    if expect is None:
+        assert errors == [] and glossary.avoided == {"废弃": ("弃用", "deprecation")} and glossary.glosses == {"Beta": "测试版"}
+    else:
+        assert len(errors) == 1 and expect in errors[0].message, errors
+        assert str(errors[0]).startswith("data/translations/zh/glossary.yaml:")
 
 
 def test_an_unknown_language_folder_is_refused(tmp_path, mini_atlas):
