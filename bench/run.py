@@ -36,6 +36,7 @@ import lighthouse  # noqa: E402  (bench/lighthouse.py)
 
 from macros.generate import GeneratedSite, generate_site  # noqa: E402
 from macros.i18n.edition import ENGLISH, translated_edition  # noqa: E402
+from macros.i18n.glossary import GLOSSARY  # noqa: E402
 from macros.i18n.store import translated_languages, translation_dir  # noqa: E402
 from macros.i18n.texts import text_hash, visible_texts  # noqa: E402
 from macros.loading import load_atlas  # noqa: E402
@@ -134,12 +135,16 @@ def make_pipeline_project(root: Path, releases: int) -> Path:
 
 def write_synthetic_translations(data: Path) -> None:
     """A Chinese translation of every visible text of the synthetic data (the English behind a Chinese word, so the
-    code spans stay), with the project's glossary and interface catalogs: both editions are built, as on the real data."""
+    code spans stay), with the project's glossary (the glosses of the labels the synthetic data uses) and interface
+    catalogs: both editions are built, as on the real data."""
     folder = translation_dir(data, "zh")
     real = translation_dir(PROJECT / "data", "zh")
     shutil.copytree(real / "interface", folder / "interface")
-    shutil.copy(real / "glossary.yaml", folder / "glossary.yaml")
-    for file, texts in visible_texts(load_atlas(data)).items():
+    atlas = load_atlas(data)
+    glossary = yaml.safe_load((real / GLOSSARY).read_text(encoding="utf-8"))
+    glossary["labels"] = [label for label in glossary["labels"] if label["label"] in atlas.labels.order]
+    (folder / GLOSSARY).write_text(yaml.safe_dump(glossary, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    for file, texts in visible_texts(atlas).items():
         entries = {key: {"from": text_hash(english), "zh": f"中文：{english}"} for key, english in texts.items()}
         (folder / f"{file}.yaml").parent.mkdir(parents=True, exist_ok=True)
         (folder / f"{file}.yaml").write_text(yaml.safe_dump(entries, allow_unicode=True, sort_keys=False), encoding="utf-8")

@@ -464,6 +464,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     fragments = {
         "release_table": render("_release_table.md.j2", root=""),
         "label_schemes": render("_label_schemes.md.j2"),
+        "label_glosses": render("_label_glosses.md.j2", glosses=edition.glosses),
         "example_counts": render("_example_counts.md.j2", root=""),
         "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
         "api_lookup": render("_api_lookup.md.j2", up=""),

@@ -32,6 +32,11 @@ def label_schemes(site: GeneratedSite, language: str = ENGLISH) -> str:
     return site.fragments[language]["label_schemes"]
 
 
+def label_glosses(site: GeneratedSite, language: str = ENGLISH) -> str:
+    """Each stability label with its gloss in the page's language and its meaning (from the language's glossary)."""
+    return site.fragments[language]["label_glosses"]
+
+
 def example_counts(site: GeneratedSite, language: str = ENGLISH) -> str:
     """What `make examples` found for the code blocks of each release: how many ran and checked their result, ran in
     several processes, were checked statically or are not Python."""
@@ -134,6 +139,7 @@ def _lifecycle(site: GeneratedSite, feature_id: str) -> Lifecycle:
 MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     release_table: None,
     label_schemes: None,
+    label_glosses: None,
     example_counts: None,
     topic_table: None,
     api_lookup: None,
@@ -151,6 +157,7 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
 LANGUAGE_AWARE = {
     release_table,
     label_schemes,
+    label_glosses,
     example_counts,
     topic_table,
     api_lookup,

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..model import Atlas
 from ..yamlfile import DataError, DataErrors, read_yaml
 from .glossary import Glossary, read_glossary
-from .store import INTERFACE, SCRIPTS, TRANSLATIONS, Coverage, coverage, kept_problem, load_translations, translation_dir
+from .store import INTERFACE, SCRIPTS, TRANSLATIONS, Coverage, coverage, kept_problem, line_problem, load_translations, translation_dir
 from .texts import visible_texts, with_texts
 
 ENGLISH = "en"
@@ -103,7 +103,7 @@ def translated_edition(atlas: Atlas, data_dir: Path, language: str) -> Edition:
         )
     texts = visible_texts(atlas)
     errors: list[DataError] = []
-    glossary = read_glossary(translation_dir(data_dir, language), data_dir, errors)
+    glossary = read_glossary(translation_dir(data_dir, language), data_dir, atlas.labels.order, errors)
     translations, problems = load_translations(data_dir, language, texts, glossary)
     errors += problems
     words, script_words = _interface_words(data_dir, language, glossary, errors)
@@ -154,11 +154,13 @@ _SLOT = re.compile(r"%\([a-z_]+\)s|%%|\{[a-z_]+\}")
 def interface_problem(english: str, translated: str) -> str | None:
     """Why a translation of interface text cannot stand in for it, or None: it must keep the English text's HTML tags,
     value slots (`%(n)s`, `{n}`), code spans and link targets, and add none (a catalog is data: it never brings markup
-    of its own)."""
+    of its own), and write a percent sign as `%%`."""
     for what, pattern in (("HTML tags", _TAG), ("value slots", _SLOT)):
         if Counter(pattern.findall(english)) != Counter(pattern.findall(translated)):
             return f"the translation must have the same {what} as the English: {sorted(set(pattern.findall(english)))}"
-    return kept_problem(" ".join(english.split()), " ".join(translated.split()))
+    if "%" in _SLOT.sub("", translated):  # the text is %-formatted when shown: a lone % would stop the build
+        return "a percent sign outside a value slot must be written %%"
+    return line_problem(english, translated) or kept_problem(" ".join(english.split()), " ".join(translated.split()))
 
 
 def _refused(english: str, translated: str, glossary: Glossary, shown: str, document, errors: list[DataError]) -> bool:

@@ -33,8 +33,9 @@ class Glossary:
         return None
 
 
-def read_glossary(folder: Path, data_dir: Path, errors: list[DataError]) -> Glossary:
-    """The glossary in a language's folder of translations under `data_dir`, checked; what is wrong goes to `errors`."""
+def read_glossary(folder: Path, data_dir: Path, label_words: tuple[str, ...], errors: list[DataError]) -> Glossary:
+    """The glossary in a language's folder of translations under `data_dir`, checked (a gloss for each of the data's
+    `label_words` at most); what is wrong goes to `errors`."""
     shown = f"data/{(folder / GLOSSARY).relative_to(data_dir).as_posix()}"
     document, problems = read_yaml(folder / GLOSSARY, shown, data_dir)
     errors += problems
@@ -45,10 +46,14 @@ def read_glossary(folder: Path, data_dir: Path, errors: list[DataError]) -> Glos
     if not isinstance(labels, list) or not all(isinstance(x, dict) and set(x) == {"label", "gloss"} for x in labels):
         errors.append(DataError(shown, "expected `labels:` a list of {label, gloss}", document.line_of(())))
         return Glossary()
+    for index, label in enumerate(labels):
+        if label["label"] not in label_words:
+            message = f"{label['label']!r} is not a stability label of the data; expected one of: {', '.join(label_words)}"
+            errors.append(DataError(shown, message, document.line_of(("labels", index)), ("labels", index, "label")))
     if not isinstance(terms, list):
         errors.append(DataError(shown, "expected `terms:` a list of {en, zh, note, avoid}", document.line_of(("terms",))))
         return Glossary()
-    used = {term.get("zh"): term.get("en") for term in terms if isinstance(term, dict)}
+    used = {term["zh"]: term["en"] for term in terms if _is_term(term)}
     avoided: dict[str, tuple[str, str]] = {}
     for index, term in enumerate(terms):
         where = document.line_of(("terms", index))

@@ -127,7 +127,15 @@ def _read_entries(
 @functools.lru_cache(maxsize=16_384)  # a serve rebuild checks again only the texts that changed (the data has ~2,700)
 def _translation_problem(english: str, translated: str) -> str | None:
     """What is wrong with a translation's own markup, or with what it keeps of the English's, or None."""
-    return markup_problem(translated) or kept_problem(english, translated)
+    return markup_problem(translated) or line_problem(english, translated) or kept_problem(english, translated)
+
+
+def line_problem(english: str, translated: str) -> str | None:
+    """Why a translation breaks a line where its English text has none (which would end a heading or a table cell and
+    start a new block: the anchor after a title would be lost), or None."""
+    if "\n" in translated.strip() and "\n" not in english.strip():
+        return "the translation breaks a line where the English has none; write it on one line"
+    return None
 
 
 def kept_problem(english: str, translated: str) -> str | None:

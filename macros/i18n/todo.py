@@ -24,9 +24,10 @@ DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
 
 def write_todo(data_dir: Path, language: str, folder: Path) -> int:
     """Write the fields left to translate into `folder`; return how many there are."""
-    texts = visible_texts(load_atlas(data_dir))
+    atlas = load_atlas(data_dir)
+    texts = visible_texts(atlas)
     errors: list[DataError] = []
-    glossary = read_glossary(translation_dir(data_dir, language), data_dir, errors)
+    glossary = read_glossary(translation_dir(data_dir, language), data_dir, atlas.labels.order, errors)
     translations, problems = load_translations(data_dir, language, texts, glossary)
     errors += problems
     if errors:

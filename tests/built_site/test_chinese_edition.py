@@ -8,6 +8,9 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
+import yaml
+
+from tests.conftest import REAL_DATA
 from tests.support.html import parse
 
 
@@ -42,6 +45,18 @@ def test_a_chinese_page_reads_in_chinese_with_the_official_labels(built_site):
         assert english not in html, english
     assert re.search(r'class="atlas-stage atlas-stage--beta">Beta<', html)
     assert 'title="测试版：' in html
+
+
+def test_the_about_page_glosses_each_label_from_the_glossary(built_site):
+    """The glosses are data (glossary.yaml), shown once on the about page beside each label as its release wrote it."""
+    glossary = yaml.safe_load((REAL_DATA / "translations/zh/glossary.yaml").read_text(encoding="utf-8"))
+    about = (built_site.files / "zh/about/index.html").read_text(encoding="utf-8")
+    table = about[about.index('id="label-glosses"') : about.index('id="checked-examples"')]
+    rows = re.findall(
+        r'<tr>\s*<td><span title="[^"]*" class="atlas-stage atlas-stage--[\w-]+">([^<]+)</span></td>\s*<td>([^<]+)</td>', table
+    )
+    shown = {label["label"]: label["label"] for label in glossary["labels"]} | {"Unlabeled": "未标注"}
+    assert rows == [(shown[label["label"]], label["gloss"]) for label in glossary["labels"]]
 
 
 def test_each_edition_searches_its_own_pages_and_chinese_is_split_into_words(built_site):

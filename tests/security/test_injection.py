@@ -2,7 +2,8 @@
 
 Each vector goes into every kind of text field (feature, change, release, topic, source title,
 coverage note, patch, example code), and the labels and a code block's recorded result carry some
-too, and so do a release's setups. The loader refuses some with a precise error; the rest are built into one real site with
+too, and so do a release's setups; the Chinese edition's translations of every data text, its label glosses and its
+interface words carry them as well. The loader refuses some with a precise error; the rest are built into one real site with
 `mkdocs build --strict`. That site is then read by a parser (HTML pages, titles, ids, the feed, the
 sitemap, the badges, the JSON export, the search index) and opened in Chromium, looking for
 anything a browser would run, any file of the checkout published, and anything written outside
@@ -23,6 +24,10 @@ import pytest
 import yaml
 
 from macros.builds.install import install_yaml, read_commands
+from macros.i18n.edition import translated_edition
+from macros.i18n.glossary import GLOSSARY
+from macros.i18n.store import translation_dir
+from macros.i18n.texts import text_hash, visible_texts
 from macros.loading import load_atlas
 from macros.markup import as_browser_reads
 from macros.model import Atlas
@@ -204,11 +209,51 @@ def _harmless(index: int, path: tuple) -> str:
     return document
 
 
+def _inject_translations(data_dir: Path) -> list[str]:
+    """A Chinese edition of the data whose translations carry the vectors in turn: every data text, every label's
+    gloss, and one interface word per vector. Returns the refusals; a refused translation becomes its English text, a
+    refused interface word its real translation."""
+    atlas = load_atlas(data_dir)
+    folder, real = translation_dir(data_dir, "zh"), translation_dir(REAL_DATA, "zh")
+    glossary = yaml.safe_load((real / GLOSSARY).read_text(encoding="utf-8"))
+    glossary["labels"] = [{"label": name, "gloss": PAYLOAD_LABEL} for name in atlas.labels.order]
+    folder.mkdir(parents=True)
+    (folder / GLOSSARY).write_text(yaml.safe_dump(glossary, allow_unicode=True), encoding="utf-8")
+    catalogs = {f"interface/{path.stem}": yaml.safe_load(path.read_text(encoding="utf-8")) for path in (real / "interface").glob("*.yaml")}
+    real_words = {name: dict(words) for name, words in catalogs.items()}
+    for vector, (name, english) in zip(VECTORS, ((name, english) for name, words in catalogs.items() for english in words), strict=False):
+        catalogs[name][english] = vector
+    texts = visible_texts(atlas)
+    vectors = iter(VECTORS * (1 + sum(map(len, texts.values())) // len(VECTORS)))
+    translations = {
+        file: {key: {"from": text_hash(english), "zh": next(vectors)} for key, english in fields.items()} for file, fields in texts.items()
+    }
+    refusals: list[str] = []
+    for _ in range(4):  # a file that does not parse hides its later checks, so refuse until the edition loads
+        for name, content in (catalogs | translations).items():
+            (folder / f"{name}.yaml").parent.mkdir(parents=True, exist_ok=True)
+            (folder / f"{name}.yaml").write_text(yaml.safe_dump(content, allow_unicode=True), encoding="utf-8")
+        try:
+            translated_edition(atlas, data_dir, "zh")
+            return refusals
+        except DataErrors as raised:
+            for error in raised.errors:
+                refusals.append(str(error))
+                name, key = error.file.removeprefix("data/translations/zh/").removesuffix(".yaml"), error.path[0]
+                if name in catalogs:
+                    catalogs[name][key] = real_words[name][key]
+                else:
+                    translations[name][key]["zh"] = texts[name][key]
+    raise AssertionError("the injected translations never loaded:\n" + "\n".join(refusals))
+
+
 @pytest.fixture(scope="module")
 def injected_site(tmp_path_factory):
-    """The real site built from data carrying every accepted vector, and the loader's refusals."""
+    """The real site built from data carrying every accepted vector, and the refusals of the loader and of the
+    translations."""
     root = tmp_path_factory.mktemp("inject")
     data_dir, refusals = _injected_data(root / "data")
+    refusals += _inject_translations(data_dir)
     project = copy_site_sources(root / "project", with_data=False)
     shutil.copytree(data_dir, project / "data")
     out = root / "site" / PREFIX.strip("/")
@@ -230,7 +275,9 @@ def test_every_refusal_names_the_file_line_and_field(injected_site):
     _, refusals, _ = injected_site
     assert refusals, "some vectors must be refused by the loader"
     for refusal in refusals:
-        assert re.match(r"data/(releases/3\.\d+\.yaml|topics\.yaml):\d+: \S+: ", refusal), refusal
+        assert re.match(r"data/(releases/3\.\d+\.yaml|topics\.yaml|translations/zh/[\w/.-]+\.yaml):\d+: \S+", refusal), refusal
+    assert any(refusal.startswith("data/translations/zh/releases/") for refusal in refusals), "translations are checked too"
+    assert any(refusal.startswith("data/translations/zh/interface/") for refusal in refusals), "and so are interface words"
 
 
 def test_accepted_vectors_are_shown_as_text(injected_site):
@@ -271,7 +318,7 @@ def _inline_scripts(page: Path) -> list[str]:
 def test_template_syntax_is_shown_and_never_evaluated(injected_site):
     site, _, project = injected_site
     assert not list(project.parent.rglob("pwned")), "a template in the data ran during the build"
-    for page in ("releases/3.50/index.html", "about/index.html", "features/alpha/index.html"):
+    for page in ("releases/3.50/index.html", "about/index.html", "features/alpha/index.html", "zh/about/index.html"):
         shown = html.unescape((site / page).read_text(encoding="utf-8"))
         assert "{{ lipsum.__globals__['os'].makedirs('pwned') }}" in shown, f"{page}: the template is shown as written"
 
@@ -359,6 +406,7 @@ def test_chromium_runs_nothing_from_data(injected_site, browser):
         "errors/hostile/",
         "will-it-run/?" + urlencode({"gpu": PAYLOAD_RECORD_NAME, "os": "linux-x86_64"}),
     ]
+    paths += [f"zh/{path}" for path in paths]  # the Chinese edition: its translations carry the vectors too
     dialogs: list[str] = []
     requests: list[str] = []
     with serve(root, free_port()) as base_url:

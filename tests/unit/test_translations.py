@@ -57,7 +57,7 @@ def test_with_texts_replaces_texts_and_keeps_ids_code_and_facts(real_atlas):
 def test_every_visible_text_of_the_real_data_has_a_current_chinese_translation(real_atlas):
     texts = visible_texts(real_atlas)
     errors = []
-    glossary = read_glossary(REAL_DATA / ZH, REAL_DATA, errors)
+    glossary = read_glossary(REAL_DATA / ZH, REAL_DATA, real_atlas.labels.order, errors)
     translations, errors = load_translations(REAL_DATA, "zh", texts, glossary)
     assert errors == [] and len(glossary.avoided) > 20
     state = coverage("zh", texts, translations)
@@ -80,7 +80,7 @@ def test_an_english_edit_makes_its_translation_stale(tmp_path, mini_atlas):
 
 
 def test_a_stale_text_reads_in_english_with_its_entry_marked(tmp_path, mini_atlas):
-    glossary = (REAL_DATA / ZH / "glossary.yaml").read_text(encoding="utf-8")
+    glossary = {"labels": [{"label": "Beta", "gloss": "测试版"}], "terms": []}
     data = _mini_with(
         tmp_path, {"releases/2.1.yaml": {"features.alpha.summary": {"from": "0000000000", "zh": "旧的译文。"}}, "glossary.yaml": glossary}
     )
@@ -97,6 +97,7 @@ def test_a_stale_text_reads_in_english_with_its_entry_marked(tmp_path, mini_atla
         ({"features.nope.title": {"from": "x", "zh": "某个"}}, "no visible English text has the key `features.nope.title`"),
         ({"features.alpha.title": "只有译文"}, "expected {from: <hash of the English>, zh: <the translation>}"),
         ({"features.alpha.title": {"from": "x", "zh": "<b>粗体</b>"}}, "raw HTML is not allowed in data text"),
+        ({"features.alpha.title": {"from": "x", "zh": "标题\n\n[r]: https://example.org"}}, "breaks a line where the English has none"),
         ("features.alpha.title: [unclosed\n", "data/translations/zh/releases/2.1.yaml:2: YAML syntax error"),
     ],
 )
@@ -161,20 +162,28 @@ def test_an_interface_text_that_writes_an_avoided_rendering_is_refused(tmp_path)
         translated_edition(load_atlas(data), data, "zh")
 
 
+BETA = [{"label": "Beta", "gloss": "测试版"}]
+
+
 @pytest.mark.parametrize(
-    ("terms", "expect"),
+    ("labels", "terms", "expect"),
     [
-        ([{"en": "deprecation", "zh": "弃用", "avoid": ["废弃"]}], None),
-        ([{"en": "deprecation", "zh": "弃用", "avoid": ["移除"]}, {"en": "removal", "zh": "移除"}], "'移除' is the term for 'removal'"),
-        ([{"en": "deprecation", "zh": "弃用", "avoid": "废弃"}], "expected {en: <concept>, zh: <term>}"),
-        ([{"en": "deprecation", "zh": ""}], "expected {en: <concept>, zh: <term>}"),
-        ([{"en": "deprecation", "zh": "弃用", "see": "x"}], "expected {en: <concept>, zh: <term>}"),
+        (BETA, [{"en": "deprecation", "zh": "弃用", "avoid": ["废弃"]}], None),
+        (
+            BETA,
+            [{"en": "deprecation", "zh": "弃用", "avoid": ["移除"]}, {"en": "removal", "zh": "移除"}],
+            "'移除' is the term for 'removal'",
+        ),
+        (BETA, [{"en": "deprecation", "zh": "弃用", "avoid": "废弃"}], "expected {en: <concept>, zh: <term>}"),
+        (BETA, [{"en": "deprecation", "zh": ""}], "expected {en: <concept>, zh: <term>}"),
+        (BETA, [{"en": "deprecation", "zh": "弃用", "see": "x"}], "expected {en: <concept>, zh: <term>}"),
+        ([{"label": "Alpha", "gloss": "阿尔法"}], [], "'Alpha' is not a stability label of the data; expected one of: Stable, Beta"),
     ],
 )
-def test_a_broken_glossary_gets_a_precise_error(tmp_path, terms, expect):
-    data = _mini_with(tmp_path, {"glossary.yaml": {"labels": [{"label": "Beta", "gloss": "测试版"}], "terms": terms}})
+def test_a_broken_glossary_gets_a_precise_error(tmp_path, labels, terms, expect):
+    data = _mini_with(tmp_path, {"glossary.yaml": {"labels": labels, "terms": terms}})
     errors = []
-    glossary = read_glossary(data / ZH, data, errors)
+    glossary = read_glossary(data / ZH, data, ("Stable", "Beta"), errors)
     if expect is None:
         assert errors == [] and glossary.avoided == {"废弃": ("弃用", "deprecation")} and glossary.glosses == {"Beta": "测试版"}
     else:
@@ -225,6 +234,10 @@ def test_interface_text_without_a_translation_reads_in_english_and_is_reported(t
         ('<span class="atlas-moved">changed stage</span>', "<span>阶段变化</span>", "the same HTML tags"),
         ("See [the notes](https://example.org/a)", "见[说明](https://example.org/b)", "lacks `https://example.org/a`"),
         ("{n} releases run", "{count} 个版本可运行", "the same value slots"),
+        ("%(share)s of the texts (100%%)", "%(share)s 的文字（100%%）", None),
+        ("%(share)s of the texts", "%(share)s 的文字（100%）", "a percent sign outside a value slot must be written %%"),
+        ("Release facts", "版本概况 %s", "a percent sign outside a value slot must be written %%"),
+        ("Release facts", "版本\n\n概况", "breaks a line where the English has none"),
     ],
 )
 def test_an_interface_translation_keeps_the_markup_and_slots_of_its_english(english, translated, expect):
