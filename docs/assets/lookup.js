@@ -1,6 +1,7 @@
 /* PyTorch Release Atlas: "which release has torch.X?" — answered in the browser from the site's own API index.
-   Takes a dotted name, a part of one, or a pasted error; writes answers with textContent only (names and titles are
-   data, never markup); keeps the question in the URL (?name=; the theme's search takes ?q=) so an answer can be linked. */
+   Takes a dotted name, a part of one, a pasted error, or two releases ("1.13 to 2.6": the upgrade path between them);
+   writes answers with textContent only (names and titles are data, never markup); keeps the question in the URL
+   (?name=; the theme's search takes ?q=) so an answer can be linked. */
 (function () {
   "use strict";
 
@@ -91,10 +92,16 @@
     return found;
   }
 
-  // What the question asks: {name}, {name, param}, {owner, attr} (an attribute of an object of a class), or {text}.
+  // Two releases, such as "1.13 to 2.6", "from 2.0 -> 2.5", "v1.13.1..2.6" or "从 1.13 到 2.6".
+  const RELEASE_PAIR = /^(?:from\s+|从\s*)?(?:(?:py)?torch\s*|v)?(\d+\.\d+)(?:\.\d+)?\s*(?:to|->|→|\.\.|…|-|–|—|到|至|\s)\s*(?:(?:py)?torch\s*|v)?(\d+\.\d+)(?:\.\d+)?$/i;
+
+  // What the question asks: {name}, {name, param}, {owner, attr} (an attribute of an object of a class), {upgrade} (two
+  // releases), or {text}.
   function parse(question) {
     const q = question.trim();
-    let m = q.match(/module '([\w.]+)' has no attribute '(\w+)'/);
+    let m = q.match(RELEASE_PAIR);
+    if (m) { return { upgrade: [m[1], m[2]] }; }
+    m = q.match(/module '([\w.]+)' has no attribute '(\w+)'/);
     if (m) { return { name: m[1] + "." + m[2] }; }
     m = q.match(/'(\w+)' object has no attribute '(\w+)'/);
     if (m) { return { owner: m[1], attr: m[2] }; }
@@ -282,8 +289,31 @@
     }
   }
 
+  // The upgrade path between two releases, one link per kind of change (the upgrade page, narrowed); null when the
+  // atlas does not cover both, or they are the same.
+  function upgradeAnswer(data, pair, up) {
+    const releases = data.index.releases;
+    const [from, to] = pair.slice().sort(function (a, b) { return releases.indexOf(a) - releases.indexOf(b); });
+    if (from === to || releases.indexOf(from) < 0 || releases.indexOf(to) < 0) { return null; }
+    const row = element("li");
+    row.append(element("strong", atlas.text("Upgrading from PyTorch {from} to {to}: ", { from: from, to: to })));
+    [["breaking", atlas.text("backwards-incompatible changes only")], ["deprecation", atlas.text("deprecations only")],
+      ["removal", atlas.text("removals only")], ["", atlas.text("every change")]].forEach(function (kind, n) {
+      if (n) { row.append(element("span", " · ")); }
+      const query = new URLSearchParams({ from: from, to: to });
+      if (kind[0]) { query.set("kind", kind[0]); }
+      row.append(element("a", kind[1], { href: up + "upgrade/?" + query.toString() }));
+    });
+    const list = element("ul", "", { class: "atlas-lookup-results" });
+    list.append(row);
+    return list;
+  }
+
   function show(data, box, question, up) {
     box.replaceChildren();
+    const asked = parse(question);
+    const path = asked.upgrade && upgradeAnswer(data, asked.upgrade, up);
+    if (path) { box.append(path); return; }
     const found = answer(data, question);
     if (!found.length) {
       box.append(element("p", atlas.text("No public name of torch matches “{question}” in any release from {first} to {last}.", {

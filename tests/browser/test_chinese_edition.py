@@ -83,6 +83,17 @@ def test_the_lookup_answers_in_chinese_and_takes_chinese_feature_names(visit):
     assert re.search(r"[\u4e00-\u9fff]", answer.inner_text())
 
 
+def test_the_lookup_answers_two_releases_in_chinese_with_the_chinese_upgrade_page(visit):
+    visit.open("zh/")
+    visit.page.fill("#atlas-lookup-input", "从 1.13 到 2.6")
+    visit.page.press("#atlas-lookup-input", "Enter")
+    answer = visit.page.locator(".atlas-lookup-answer li").first
+    answer.wait_for(timeout=10000)
+    assert answer.inner_text().startswith("从 PyTorch 1.13 升级到 2.6：仅看不兼容变更")
+    link = answer.locator("a").first.evaluate("a => a.href")
+    assert link == visit.base_url + "zh/upgrade/?from=1.13&to=2.6&kind=breaking"
+
+
 def test_the_switch_follows_instant_navigation_to_the_page_being_read(visit):
     visit.open("releases/1.10/")
     visit.settle()

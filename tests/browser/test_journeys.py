@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from macros import indexes
 from macros.loading import load_atlas
+from tests.browser.conftest import PHONE
 from tests.conftest import REAL_DATA
 
 ATLAS = load_atlas(REAL_DATA)
@@ -42,6 +44,18 @@ def test_search_finds_an_api_name_at_the_entry_that_introduced_it(visit):
     assert re.search(r"/releases/1\.12/(\?[^#]*)?$", first) and second.endswith("#matmul-precision"), (first, second)
 
 
+def _breaking_changes(old: str, new: str) -> int:
+    """How many backwards-incompatible changes the releases after `old` up to `new` list."""
+    steps = indexes.upgrade_path(indexes.upgrade_steps(ATLAS, indexes.build_lifecycles(ATLAS)), old, new)
+    return sum(change.kind == "breaking" for step in steps for change in step.changes)
+
+
+SCREENS = pytest.mark.parametrize(
+    "screen", [{"viewport": {"width": 1280, "height": 900}}, PHONE], ids=["desktop", "phone"]
+)  # every journey from the home page is made on a desktop and on a phone
+
+
+@SCREENS
 @pytest.mark.parametrize(
     ("question", "page", "heading"),
     [
@@ -50,7 +64,8 @@ def test_search_finds_an_api_name_at_the_entry_that_introduced_it(visit):
         ("torch.fft", "features/torch-fft/", "torch.fft"),
     ],
 )
-def test_the_home_page_answers_a_feature_name_with_its_history(visit, question, page, heading):
+def test_the_home_page_answers_a_feature_name_with_its_history(new_visit, screen, question, page, heading):
+    visit = new_visit(**screen)
     visit.open("")
     visit.page.fill("#atlas-lookup-input", question)
     visit.page.press("#atlas-lookup-input", "Enter")  # one action: ask
@@ -65,10 +80,29 @@ def test_the_home_page_answers_a_feature_name_with_its_history(visit, question, 
     assert not visit.console_errors
 
 
+@SCREENS
+@pytest.mark.parametrize("question", ["1.13 to 2.6", "from PyTorch 2.6 -> 1.13.1"])
+def test_the_home_page_answers_two_releases_with_what_breaks_between_them(new_visit, screen, question):
+    visit = new_visit(**screen)
+    visit.open("")
+    visit.page.fill("#atlas-lookup-input", question)
+    visit.page.press("#atlas-lookup-input", "Enter")  # one action: ask
+    answer = visit.page.locator(f"{ANSWER} li")
+    answer.first.wait_for(timeout=15000)
+    assert "1.13" in answer.first.inner_text() and "2.6" in answer.first.inner_text()
+    visit.settle()
+    answer.first.locator("a").first.click()  # two: breaking changes only
+    visit.page.wait_for_url(re.compile(r"upgrade/\?from=1\.13&to=2\.6&kind=breaking$"))
+    breaking = _breaking_changes("1.13", "2.6")
+    shown = visit.page.locator(".atlas-step:not([hidden]) li:not([hidden])")
+    expect(shown).to_have_count(breaking)
+    assert visit.page.locator(".atlas-step:not([hidden]) li:not([hidden]) .atlas-kind--breaking").count() == breaking > 0
+    assert not visit.console_errors
+
+
 def test_the_upgrade_page_shows_one_kind_of_change_kept_in_the_address(visit):
     visit.open("upgrade/?from=1.13&to=2.6&kind=breaking")
-    steps = indexes.upgrade_path(indexes.upgrade_steps(ATLAS, indexes.build_lifecycles(ATLAS)), "1.13", "2.6")
-    breaking = sum(change.kind == "breaking" for step in steps for change in step.changes)
+    breaking = _breaking_changes("1.13", "2.6")
     shown = visit.page.locator(".atlas-step:not([hidden]) li:not([hidden])")
     assert shown.count() == breaking > 0
     assert visit.page.locator(".atlas-step:not([hidden]) li:not([hidden]) .atlas-kind--breaking").count() == breaking
@@ -89,9 +123,9 @@ def test_a_release_counts_link_each_to_its_own_list(visit):
     assert visit.page.locator('.admonition.abstract a[href$="#changes-removal"]').count() == 0
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 375, "height": 740}], ids=["desktop", "phone"])
-def test_which_torchvision_goes_with_a_release_is_one_click_from_the_home_page(new_visit, viewport):
-    visit = new_visit(viewport=viewport, is_mobile=viewport["width"] < 600)
+@SCREENS
+def test_which_torchvision_goes_with_a_release_is_one_click_from_the_home_page(new_visit, screen):
+    visit = new_visit(**screen)
     visit.open("")
     visit.page.click("a[href$='platforms/#companions']")  # the one action: the common question on the first screen
     visit.page.wait_for_url(re.compile(r"platforms/#companions$"))

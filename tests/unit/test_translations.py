@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -243,6 +245,19 @@ def test_interface_text_without_a_translation_reads_in_english_and_is_reported(t
 def test_an_interface_translation_keeps_the_markup_and_slots_of_its_english(english, translated, expect):
     problem = interface_problem(english, translated)
     assert (problem is None) if expect is None else (expect in problem), problem
+
+
+def test_every_text_the_scripts_show_has_a_chinese_translation_and_every_translation_a_use():
+    """The scripts (lookup, resolver, filters) pass each interface text to atlas.text as a literal; the Chinese pages
+    get them from interface/scripts.yaml, where a missing one would show in English and an unused one rot."""
+    shown = {
+        json.loads(f'"{literal}"')
+        for script in (PROJECT_DIR / "docs" / "assets").glob("*.js")
+        for literal in re.findall(r'atlas\.text\(\s*"((?:[^"\\]|\\.)*)"', script.read_text(encoding="utf-8"))
+    }
+    catalog = yaml.safe_load((REAL_DATA / ZH / "interface" / "scripts.yaml").read_text(encoding="utf-8"))
+    assert len(shown) > 70 and "Upgrading from PyTorch {from} to {to}: " in shown
+    assert (sorted(shown - set(catalog)), sorted(set(catalog) - shown)) == ([], [])
 
 
 def test_a_translated_edition_rendered_by_the_forked_process_is_the_one_rendered_here(tmp_path, monkeypatch):
