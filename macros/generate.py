@@ -179,11 +179,11 @@ def generate_site(
     files[urls.FEATURE_NAMES] = exports.feature_names_json(made[ENGLISH].histories, atlas.labels, site_url=site_url, translated=names)
     pages = {path: page for edition in made.values() for path, page in edition.pages.items()}
     patch_anchors = {version: [patch.anchor for patch in found] for version, found in patches.items()}
+    for edition in translations:  # its redirect stubs, and the words its pages give the scripts
+        files |= made[edition.language].files | {f"{edition.prefix}{urls.WORDS_SCRIPT}": edition.words_script()}
     hand_written = [edition.prefix + path for edition in (english, *translations) for path in urls.HAND_WRITTEN]
     published = published_urls(atlas, [*hand_written, *pages, *files], patch_anchors, [e.prefix for e in translations])
     files |= {r.old.lstrip("/") + "index.html": redirect_page(r.old.lstrip("/"), r.new.lstrip("/")) for r in atlas.redirects}
-    for edition in translations:  # its redirect stubs, and the words its pages give the scripts
-        files |= made[edition.language].files | {f"{edition.prefix}{urls.WORDS_SCRIPT}": edition.words_script()}
     _check_front_matter(pages)
     nav = made[ENGLISH].nav + [{LANGUAGE_NAMES[e.language]: made[e.language].nav} for e in translations]
     return GeneratedSite(
@@ -408,7 +408,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         files[urls.feature_badge(lifecycle.id)] = exports.feature_badge(
             lifecycle.title, atlas.labels.shown(latest.stage), latest.stage, latest.version
         )
-        if not lifecycle.has_page:  # mentioned by one release only: the feature's own address leads to that entry
+        if not lifecycle.has_page:  # one release, or a part of a record: the address leads to the entry or the record
             redirect = edition.prefix + urls.feature_redirect(lifecycle.id)
             files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(edition.prefix + lifecycle.doc_path))
 

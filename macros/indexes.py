@@ -35,6 +35,7 @@ class Lifecycle:
     topics: tuple[str, ...]
     stages: tuple[Stage, ...]
     has_page: bool = False  # a history page of its own (several releases, or a feature record), not a redirect
+    record_page: str | None = None  # the record whose page tells its history, when every entry names one under another id
 
     @property
     def sort_key(self) -> str:
@@ -53,8 +54,13 @@ class Lifecycle:
 
     @property
     def doc_path(self) -> str:
-        """Where the feature is described: its history page, or else its entry on its one release page."""
-        return urls.feature_doc(self.id) if self.has_page else urls.release_entry(self.stages[0].version, self.id)
+        """Where the feature is described: its history page; or, mentioned by several releases under the id of a part of
+        a record, the record's page; or else its entry on its one release page."""
+        if self.has_page:
+            return urls.feature_doc(self.id)
+        if self.record_page and self.has_history:
+            return urls.feature_doc(self.record_page)
+        return urls.release_entry(self.stages[0].version, self.id)
 
     def first_release_with(self, stages: Iterable[str]) -> str | None:
         """The first release in which the feature had one of these stages, if any."""
@@ -153,13 +159,16 @@ def build_lifecycles(atlas: Atlas) -> dict[str, Lifecycle]:
         features = [item for _, item in appearances if isinstance(item, Feature)]
         latest = features[-1]
         record = atlas.records_by_id.get(feature_id)
+        named = {atlas.record_of(item) for _, item in appearances}
+        elsewhere = named.pop() if record is None and len(named) == 1 and None not in named else None
         lifecycles[feature_id] = Lifecycle(
             id=feature_id,
             title=record.name if record else latest.title,
             component=latest.component,
             topics=tuple(dict.fromkeys(topic for item in features for topic in item.topics)),
             stages=tuple(Stage(release.version, _stage_of(item)) for release, item in appearances),
-            has_page=record is not None or len(appearances) > 1,
+            has_page=record is not None or (len(appearances) > 1 and elsewhere is None),
+            record_page=elsewhere,
         )
     return lifecycles
 

@@ -70,6 +70,24 @@ def test_a_lifecycle_takes_its_records_name_and_a_recorded_feature_gets_a_page(r
     assert "features/delta/index.html" in site.files  # one release, no record: still a redirect to its entry
 
 
+def test_an_id_that_several_releases_give_to_a_records_part_leads_to_the_records_page(tmp_path):
+    """An entry id that two releases use while naming a record (`feature:`) gets no page named after its latest entry:
+    its address leads to the record's page, which tells the whole history."""
+    data = shutil.copytree(MINI_DATA, tmp_path / "data")
+    (data / "features.yaml").write_text(RECORDS, encoding="utf-8")
+    for version in ("2.0", "2.10"):
+        release = data / "releases" / f"{version}.yaml"
+        text = release.read_text(encoding="utf-8").replace("  - id: gamma\n", "  - id: gamma\n    feature: alpha-turbo\n")
+        release.write_text(text, encoding="utf-8")
+    atlas = load_atlas(data)
+    gamma = indexes.build_lifecycles(atlas)["gamma"]
+    assert (gamma.has_page, gamma.doc_path) == (False, "features/alpha-turbo.md")
+    site = generate_site(atlas, site_url="https://example.org/atlas/")
+    assert "features/gamma.md" not in site.pages and "features/alpha-turbo.md" in site.pages
+    assert 'content="0; url=../../features/alpha-turbo/"' in site.files["features/gamma/index.html"]
+    assert [a.item.id for a in indexes.feature_histories(atlas, site.lifecycles)["alpha-turbo"].appearances] == ["gamma", "gamma"]
+
+
 def test_unrecorded_features_of_several_releases_keep_a_page_named_after_their_latest_entry(mini_atlas):
     site = generate_site(mini_atlas, site_url="https://example.org/atlas/")
     histories = indexes.feature_histories(mini_atlas, site.lifecycles)
