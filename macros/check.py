@@ -2,8 +2,8 @@
 
 Prints every mistake as `file:line: field: message` (a broken published URL among them), then the
 features followed across several releases, each translation that is stale (its English changed) or
-missing, the entries that probably belong to a feature record but name
-none, any likely duplicate ids (one feature under two ids) and
+missing, and, as suggestions, the features that several releases announce without a record and the
+entries that probably belong to a feature record but name none; then any likely duplicate ids (one feature under two ids) and
 any `torch.…` name an entry cites that the measured API index says its release did not have (the
 truth check, macros/api/truth.py), and exits non-zero on any of them. `--record-published` adds the
 URLs the site now serves to the registry.
@@ -17,6 +17,7 @@ from pathlib import Path
 from .api.catalog import load_catalog
 from .api.truth import contradictions, unknown_record_apis
 from .build import generate_checked
+from .indexes import feature_histories
 from .joins import likely_duplicates, likely_records
 from .registry import REGISTRY_NAME, write_registry
 from .yamlfile import DataErrors
@@ -87,6 +88,12 @@ def main(argv: list[str]) -> int:
             for state, file, key in untranslated:
                 print(f"  {where}/{file}.yaml: {key}: {state}", file=sys.stderr)
             failed = True
+    unrecorded = [history.record.id for history in feature_histories(atlas, site.lifecycles).values() if not history.recorded]
+    if unrecorded:  # their pages are named after their latest entry until then
+        print(f"{len(unrecorded)} features that several releases announce have no record: give each one in data/features.yaml")
+        print("(its own name and what it is), or name the record its entries belong to with `feature: <id>`:")
+        for feature_id in unrecorded:
+            print(f"  {feature_id}")
     unattached = likely_records(atlas)
     if unattached:
         print(f"{len(unattached)} entries that probably belong to a feature record but name none (give each `feature: <id>`")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -12,7 +14,8 @@ from macros.generate import generate_site
 from macros.joins import likely_records
 from macros.loading import load_atlas
 from macros.model import DistinctPair
-from tests.conftest import MINI_DATA
+from tests.conftest import MINI_DATA, PROJECT_DIR
+from tests.support.site import copy_mini_data
 
 RECORDS = """\
 features:
@@ -86,6 +89,21 @@ def test_an_id_that_several_releases_give_to_a_records_part_leads_to_the_records
     assert "features/gamma.md" not in site.pages and "features/alpha-turbo.md" in site.pages
     assert 'content="0; url=../../features/alpha-turbo/"' in site.files["features/gamma/index.html"]
     assert [a.item.id for a in indexes.feature_histories(atlas, site.lifecycles)["alpha-turbo"].appearances] == ["gamma", "gamma"]
+
+
+def test_every_feature_that_several_releases_of_the_atlas_announce_has_a_record(real_atlas):
+    """The atlas's own data: no history page is named after its latest entry (`make check` lists any that would be)."""
+    histories = indexes.feature_histories(real_atlas, indexes.build_lifecycles(real_atlas))
+    assert len(histories) > 150 and [feature_id for feature_id, history in histories.items() if not history.recorded] == []
+
+
+def test_make_check_lists_the_features_of_several_releases_that_have_no_record(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "macros.check", str(copy_mini_data(tmp_path / "data"))], cwd=PROJECT_DIR, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "3 features that several releases announce have no record" in result.stdout
+    assert "\n  beta-thing\n" in result.stdout
 
 
 def test_unrecorded_features_of_several_releases_keep_a_page_named_after_their_latest_entry(mini_atlas):
