@@ -49,9 +49,15 @@ PAGES = {
     "API module torch (the largest page)": "reference/torch/",
     "Every API module": "reference/modules/",
     "Will it run?": "will-it-run/",
+    "Platforms": "platforms/",
+    "Every feature": "features/",
+    "Every release": "releases/",
+    "About": "about/",
     "Chinese home": "zh/",
     "Chinese release 2.14": "zh/releases/2.14/",
     "Chinese feature matrix": "zh/matrix/",
+    "Chinese feature torch-compile": "zh/features/torch-compile/",
+    "Chinese upgrade paths": "zh/upgrade/",
 }
 BUDGETS = {("mobile", "performance"): 90, ("mobile", "accessibility"): 95}  # the least score each page must reach
 FORM_FACTORS = {"mobile": [], "desktop": ["--preset=desktop"]}
