@@ -2,11 +2,11 @@
 
 Prints every mistake as `file:line: field: message` (a broken published URL among them), then the
 features followed across several releases, each translation that is stale (its English changed) or
-missing, and, as suggestions, the features that several releases announce without a record and the
-entries that probably belong to a feature record but name none; then any likely duplicate ids (one feature under two ids) and
-any `torch.…` name an entry cites that the measured API index says its release did not have (the
-truth check, macros/api/truth.py), and exits non-zero on any of them. `--record-published` adds the
-URLs the site now serves to the registry.
+missing, any likely duplicate ids (one feature under two ids) and any `torch.…` name an entry cites
+that the measured API index says its release did not have (the truth check, macros/api/truth.py),
+and exits non-zero on any of them. It also suggests, without failing, the features that several
+releases announce without a record and the entries that probably belong to a record but name none.
+`--record-published` adds the URLs the site now serves to the registry.
 """
 
 from __future__ import annotations
