@@ -189,8 +189,8 @@
     });
   }
 
-  function answer(data, question) {
-    const asked = parse(question);
+  // The names and features that answer a question, `asked` being what parse() made of it.
+  function answer(data, question, asked) {
     const found = asked.name || asked.text ? features(data, question) : [];
     if (asked.name) {
       const path = find(data, asked.name);
@@ -314,7 +314,7 @@
     const asked = parse(question);
     const path = asked.upgrade && upgradeAnswer(data, asked.upgrade, up);
     if (path) { box.append(path); return; }
-    const found = answer(data, question);
+    const found = answer(data, question, asked);
     if (!found.length) {
       box.append(element("p", atlas.text("No public name of torch matches “{question}” in any release from {first} to {last}.", {
         question: question.trim(), first: data.index.releases[0], last: data.index.releases[data.index.releases.length - 1],

@@ -55,10 +55,10 @@ class Visit:
         self.page.goto(self.base_url + path, wait_until="load")
 
     def settle(self) -> None:
-        """Wait until the page's requests are over, as a reader does before following a link. The theme takes over the
-        site's links only once it has read the sitemap: a link followed before then starts loading its page anew, and
-        when the sitemap arrives meanwhile the theme pushes the address as well (two history entries; an anchor of
-        the same page, twice, sends the reader back)."""
+        """Wait until the page's requests are over: before counting what it asked for, or before following a link, as a
+        reader does. The theme takes over the site's links only once it has read the sitemap: a link followed before
+        then starts loading its page anew, and when the sitemap arrives meanwhile the theme pushes the address as well
+        (two history entries; an anchor of the same page, twice, sends the reader back)."""
         self.page.wait_for_load_state("networkidle")
 
     def search(self, query: str) -> list[str]:

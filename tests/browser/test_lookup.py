@@ -64,7 +64,7 @@ def test_a_question_in_the_address_is_answered_on_arrival(visit):
     assert "torch.nn.attention.flex_attention" in visit.page.inner_text(ANSWER)
     _ask(visit, "weights_only")
     assert "name=weights_only" in visit.page.url
-    visit.page.wait_for_load_state("networkidle")  # the theme's search is ready; it opens itself for an address with ?q=
+    visit.settle()  # the theme's search is ready; it opens itself for an address with ?q=
     assert not visit.page.evaluate("document.querySelector('[data-md-toggle=search]').checked")
 
 

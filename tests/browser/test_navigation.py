@@ -68,7 +68,7 @@ def test_topic_entry_lands_on_the_feature_with_back_and_forward(visit, topic):
     # A reader goes back once the arrival is over: the theme's last step is to record the place on the page (the
     # history entry's state), after it has moved to the anchor, which it may do by a navigation of its own.
     visit.page.wait_for_function("() => history.state !== null", timeout=5000)
-    visit.page.wait_for_load_state("networkidle")  # and the requests it makes on arriving (later on a busy machine)
+    visit.settle()  # and the requests it makes on arriving (later on a busy machine)
     visit.page.go_back()
     visit.page.wait_for_url(re.compile(rf"/topics/{topic}/$"))
     visit.page.go_forward()

@@ -46,7 +46,7 @@ def _search_index_requests(visit) -> list[str]:
 def test_the_search_index_is_downloaded_only_once_a_phone_reader_taps_the_search(new_visit):
     visit = new_visit(**PHONE)
     visit.open("zh/releases/2.14/")
-    visit.page.wait_for_load_state("networkidle")
+    visit.settle()
     assert _search_index_requests(visit) == [], "a reader who never searches does not download the index"
     visit.page.locator("label.md-header__button[for=__search]").tap()
     visit.page.locator("input.md-search__input").press_sequentially("TorchScript", delay=30)
@@ -59,7 +59,7 @@ def test_the_search_index_is_downloaded_only_once_a_phone_reader_taps_the_search
 
 def test_the_search_key_and_a_search_address_load_the_index_and_find(visit):
     visit.open("releases/1.10/")
-    visit.page.wait_for_load_state("networkidle")
+    visit.settle()
     assert _search_index_requests(visit) == []
     visit.page.keyboard.press("/")  # the theme's key for the search
     visit.page.keyboard.type("ZeroRedundancyOptimizer", delay=30)
