@@ -102,3 +102,17 @@ def test_the_sites_script_opens_a_group_where_the_browser_would_not(visit):
     visit.page.evaluate("history.replaceState(null, '', '#Tensor.add'); window.dispatchEvent(new HashChangeEvent('hashchange'))")
     assert visit.page.evaluate("document.getElementById('members-Tensor').open")
     assert in_view(visit.page, "Tensor.add")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ['1.13 to 2.6"><img src=x onerror=alert(1)>', "2.0 to 2.1 <script>alert(2)</script>", "1.13 to javascript:alert(3)"],
+)
+def test_a_hostile_question_that_looks_like_two_releases_is_shown_as_text(visit, question):
+    """Only two releases the index has make an upgrade answer; anything else is a question shown as text, never markup."""
+    visit.page.on("dialog", lambda dialog: (visit.console_errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    visit.open("")
+    shown = _ask(visit, question)
+    assert question.strip() in shown and "Upgrading from" not in shown
+    assert visit.page.locator(f"{ANSWER} img, {ANSWER} script, {ANSWER} a[href^='javascript']").count() == 0
+    assert not visit.console_errors
