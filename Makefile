@@ -8,7 +8,7 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve build check test lint published examples api api-index builds pypi wheels install-commands new-release bench lighthouse browser requirements clean
 
-serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/$(SITE_PREFIX)/; an edit re-renders only what it changes (macros/preview.py)
+serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/$(SITE_PREFIX)/; an edit re-renders only what it changes (macros/plugin/preview.py)
 	$(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 build: $(VENV)/.installed  ## Build the site with --strict into site/ (reproducible: dated by the last commit)
@@ -31,32 +31,32 @@ published: $(VENV)/.installed  ## Record every URL the site now publishes in dat
 	$(PYTHON) -m macros.check --record-published data
 
 examples: $(VENV)/.installed  ## Run every code block on the torch release it documents (downloads GBs; RELEASES="1.7 2.5" for some, AGAIN=1 to rerun current results, KEEP=1 to reuse environments); writes data/examples/
-	$(PYTHON) -m macros.examples $(if $(AGAIN),--again) $(if $(KEEP),--keep) $(RELEASES)
+	$(PYTHON) -m tools.examples.run $(if $(AGAIN),--again) $(if $(KEEP),--keep) $(RELEASES)
 
 api: $(VENV)/.installed  ## Measure the public API of each torch release in a virtualenv of its own (downloads GBs; RELEASES="2.13" for some, AGAIN=1 to measure again); writes data/api/surfaces/, then the index
-	$(PYTHON) -m macros.api.extract $(if $(AGAIN),--again) $(RELEASES); status=$$?; $(PYTHON) -m macros.api.index && exit $$status
+	$(PYTHON) -m tools.api.extract $(if $(AGAIN),--again) $(RELEASES); status=$$?; $(PYTHON) -m tools.api.index && exit $$status
 
 api-index: $(VENV)/.installed  ## Fold the stored API surfaces into one index of intervals, data/api/index.json
-	$(PYTHON) -m macros.api.index
+	$(PYTHON) -m tools.api.index
 
 builds: pypi wheels  ## Read PyPI's files of torch and its companions, then measure each release's Linux wheel (downloads ~1 GB per release; RELEASES="2.8" for some, AGAIN=1 to measure again); writes data/builds/
 
 pypi: $(VENV)/.installed  ## Read PyPI's listing of torch, torchvision and torchaudio: each release's day and the Pythons it has wheels for per platform (data/builds/pypi.json)
-	$(PYTHON) -m macros.builds.pypi
+	$(PYTHON) -m tools.builds.pypi
 
 wheels: $(VENV)/.installed  ## Measure the CUDA version and GPU architectures of each release's Linux wheel on PyPI, one release at a time (data/builds/wheels/<X.Y>.json)
-	$(PYTHON) -m macros.builds.wheels $(if $(AGAIN),--again) $(RELEASES)
+	$(PYTHON) -m tools.builds.wheels $(if $(AGAIN),--again) $(RELEASES)
 
 install-commands: $(VENV)/.installed  ## Write data/builds/install.yaml from the previous-versions page's Markdown source: PAGES='--page FILE --read-from "repository, path, commit" ...' (the first given wins where several copies have a release)
 	@test -n '$(PAGES)' || { echo 'usage: make install-commands PAGES='"'"'--page previous-versions.md --read-from "owner/repo path at commit …"'"'"; exit 2; }
-	$(PYTHON) -m macros.builds.install $(PAGES)
+	$(PYTHON) -m tools.builds.install $(PAGES)
 
 new-release: $(VENV)/.installed  ## Draft data/releases/$(VERSION).yaml for a release on PyPI: reads PyPI again, measures its API and Linux wheel, then writes what a machine can read and marks the rest TODO(new-release), which the build refuses
 	@test -n "$(VERSION)" || { echo "usage: make new-release VERSION=2.16"; exit 2; }
-	$(PYTHON) -m macros.builds.pypi
-	$(PYTHON) -m macros.api.extract $(VERSION); status=$$?; $(PYTHON) -m macros.api.index && test $$status = 0
-	$(PYTHON) -m macros.builds.wheels $(VERSION)
-	$(PYTHON) -m macros.releaseday.draft $(VERSION)
+	$(PYTHON) -m tools.builds.pypi
+	$(PYTHON) -m tools.api.extract $(VERSION); status=$$?; $(PYTHON) -m tools.api.index && test $$status = 0
+	$(PYTHON) -m tools.builds.wheels $(VERSION)
+	$(PYTHON) -m tools.releaseday.draft $(VERSION)
 
 bench: $(VENV)/.installed-test browser  ## Run the build, serve, page-weight and Lighthouse benchmarks in one run (about 20 min); writes bench/RESULTS.md and bench/LIGHTHOUSE.md
 	$(PYTHON) bench/run.py

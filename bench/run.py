@@ -34,13 +34,13 @@ sys.path.insert(0, str(PROJECT))
 
 import lighthouse  # noqa: E402  (bench/lighthouse.py)
 
-from macros.generate import GeneratedSite, generate_site  # noqa: E402
-from macros.i18n.edition import ENGLISH, translated_edition  # noqa: E402
-from macros.i18n.glossary import GLOSSARY  # noqa: E402
-from macros.i18n.store import translated_languages, translation_dir  # noqa: E402
-from macros.i18n.texts import text_hash, visible_texts  # noqa: E402
-from macros.loading import load_atlas  # noqa: E402
-from macros.page_macros import LANGUAGE_AWARE, MACROS  # noqa: E402
+from macros.data.glossary import GLOSSARY  # noqa: E402
+from macros.data.loading import load_atlas  # noqa: E402
+from macros.data.texts import text_hash, visible_texts  # noqa: E402
+from macros.data.translations import translated_languages, translation_dir  # noqa: E402
+from macros.plugin.page_macros import LANGUAGE_AWARE, MACROS  # noqa: E402
+from macros.render.pages import GeneratedSite, generate_site  # noqa: E402
+from macros.views.edition import ENGLISH, translated_edition  # noqa: E402
 from tests.support.chromium import launch_chromium  # noqa: E402
 from tests.support.site import copy_site_sources, serve  # noqa: E402
 
@@ -186,8 +186,8 @@ def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) ->
 # The baseline's one hook: the globals the theme overrides call to show a page in its edition, as the site's hook gives them.
 THEME_GLOBALS_HOOK = """import sys
 sys.path.insert(0, {project!r})
-from macros.i18n.theme import theme_globals
-from macros.urls import WORDS_SCRIPT
+from macros.plugin.theme import theme_globals
+from macros.views.urls import WORDS_SCRIPT
 
 
 def on_env(env, config, files):
@@ -228,7 +228,7 @@ def timed_build(project: Path, out: Path) -> tuple[float, int]:
     return elapsed, int(result.stdout.strip().splitlines()[-1])
 
 
-TEMPLATE = "macros/templates/release.md.j2"
+TEMPLATE = "macros/render/templates/release.md.j2"
 # The release's summary, which every release page shows (an edit there is not interface text, whose translation would
 # then be missing).
 TEMPLATE_LINE = re.compile(r"\{\{ release\.summary \| inline \}\}[^\n]*")

@@ -3,7 +3,7 @@
 Prints every mistake as `file:line: field: message` (a broken published URL among them), then the
 features followed across several releases, each translation that is stale (its English changed) or
 missing, any likely duplicate ids (one feature under two ids) and any `torch.…` name an entry cites
-that the measured API index says its release did not have (the truth check, macros/api/truth.py),
+that the measured API index says its release did not have (the truth check, macros/views/api_truth.py),
 and exits non-zero on any of them. It also suggests, without failing, the features that several
 releases announce without a record and the entries that probably belong to a record but name none.
 `--record-published` adds the URLs the site now serves to the registry.
@@ -14,13 +14,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .api.catalog import load_catalog
-from .api.truth import contradictions, unknown_record_apis
-from .build import generate_checked
-from .indexes import feature_histories
-from .joins import likely_duplicates, likely_records
-from .registry import REGISTRY_NAME, write_registry
-from .yamlfile import DataErrors
+from macros.data.api_catalog import load_catalog
+from macros.data.yamlfile import DataErrors
+from macros.render.registry import REGISTRY_NAME, write_registry
+from macros.render.site import generate_checked
+from macros.views.api_truth import contradictions, unknown_record_apis
+from macros.views.indexes import feature_histories
+from macros.views.joins import likely_duplicates, likely_records
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -84,7 +84,7 @@ def main(argv: list[str]) -> int:
                 f"{len(untranslated)} texts whose {edition.language} translation is stale or missing (translate them in {where}/;",
                 file=sys.stderr,
             )
-            print(f"`python -m macros.i18n.todo {edition.language} <folder>` lists them with their English):", file=sys.stderr)
+            print(f"`python -m tools.translations {edition.language} <folder>` lists them with their English):", file=sys.stderr)
             for state, file, key in untranslated:
                 print(f"  {where}/{file}.yaml: {key}: {state}", file=sys.stderr)
             failed = True

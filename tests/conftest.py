@@ -10,8 +10,8 @@ import pytest
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT_DIR))
 
-from macros.loading import load_atlas  # noqa: E402
-from macros.model import Atlas  # noqa: E402
+from macros.data.loading import load_atlas  # noqa: E402
+from macros.data.model import Atlas  # noqa: E402
 
 MINI_DATA = PROJECT_DIR / "tests" / "fixtures" / "mini"
 REAL_DATA = PROJECT_DIR / "data"

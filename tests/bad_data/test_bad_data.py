@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from macros.build import generate_checked
-from macros.yamlfile import DataErrors
+from macros.data.yamlfile import DataErrors
+from macros.render.site import generate_checked
 
 from ..support.site import copy_mini_data, copy_site_sources
 from .cases import CASES, Case

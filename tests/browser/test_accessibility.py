@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from macros.indexes import build_lifecycles
-from macros.loading import load_atlas
+from macros.data.loading import load_atlas
+from macros.views.indexes import build_lifecycles
 from tests.browser.conftest import PHONE, sideways_overflow
 from tests.conftest import REAL_DATA
 

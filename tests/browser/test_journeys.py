@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from macros import indexes
-from macros.loading import load_atlas
+from macros.data.loading import load_atlas
+from macros.views import indexes
 from tests.browser.conftest import PHONE
 from tests.conftest import REAL_DATA
 

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from macros import urls
-from macros.generate import build_nav
-from macros.indexes import build_lifecycles
-from macros.loading import load_atlas
+from macros.data.loading import load_atlas
+from macros.render.pages import build_nav
+from macros.views import urls
+from macros.views.indexes import build_lifecycles
 from tests.browser.conftest import PHONE, in_view
 from tests.conftest import REAL_DATA
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from macros import indexes
-from macros.loading import load_atlas
+from macros.data.loading import load_atlas
+from macros.views import indexes
 from tests.browser.conftest import PHONE, sideways_overflow
 from tests.conftest import REAL_DATA
 

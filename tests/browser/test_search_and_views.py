@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from macros import indexes
-from macros.loading import load_atlas
-from macros.urls import site_path
+from macros.data.loading import load_atlas
+from macros.views import indexes
+from macros.views.urls import site_path
 from tests.browser.conftest import PHONE, in_view
 from tests.conftest import REAL_DATA
 

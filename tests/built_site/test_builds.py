@@ -7,7 +7,7 @@ import html
 import json
 import re
 
-from macros.registry import read_registry
+from macros.render.registry import read_registry
 from tests.conftest import REAL_DATA
 from tests.support.html import parse
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from macros import indexes
-from macros.loading import load_atlas
+from macros.data.loading import load_atlas
+from macros.views import indexes
 from tests.conftest import REAL_DATA
 from tests.support.html import parse
 

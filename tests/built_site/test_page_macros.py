@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 
-from macros.indexes import build_lifecycles
+from macros.views.indexes import build_lifecycles
 from tests.support.site import build_site, copy_mini_data, copy_site_sources
 
 DEMO_PAGE = """---

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from macros.api.catalog import load_catalog
-from macros.api.reference import Reference
+from macros.data.api_catalog import load_catalog
+from macros.views.api_reference import Reference
 from tests.conftest import REAL_DATA
 from tests.support.html import parse
 

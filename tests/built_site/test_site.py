@@ -11,11 +11,11 @@ from urllib.parse import urljoin, urlsplit
 import feedparser
 import pytest
 
-from macros import indexes
-from macros.loading import load_atlas
-from macros.model import BLOCK_STATUSES, Feature
-from macros.registry import read_registry
-from macros.urls import THEME_ICON
+from macros.data.loading import load_atlas
+from macros.data.model import BLOCK_STATUSES, Feature
+from macros.render.registry import read_registry
+from macros.views import indexes
+from macros.views.urls import THEME_ICON
 from tests.conftest import REAL_DATA
 from tests.support.html import parse
 from tests.support.site import PREFIX

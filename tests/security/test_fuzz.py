@@ -17,10 +17,10 @@ import pytest
 import yaml
 from jsonschema import validators
 
-from macros.generate import generate_site
-from macros.loading import load_atlas
-from macros.schema import load_schema
-from macros.yamlfile import DataErrors
+from macros.data.loading import load_atlas
+from macros.data.schema import load_schema
+from macros.data.yamlfile import DataErrors
+from macros.render.pages import generate_site
 from tests.conftest import MINI_DATA
 from tests.support.site import copy_mini_data
 

@@ -23,18 +23,18 @@ from urllib.parse import urlencode
 import pytest
 import yaml
 
-from macros.builds.install import install_yaml, read_commands
-from macros.i18n.edition import translated_edition
-from macros.i18n.glossary import GLOSSARY
-from macros.i18n.store import translation_dir
-from macros.i18n.texts import text_hash, visible_texts
-from macros.loading import load_atlas
-from macros.markup import as_browser_reads
-from macros.model import Atlas
-from macros.yamlfile import DataErrors
+from macros.data.glossary import GLOSSARY
+from macros.data.loading import load_atlas
+from macros.data.markup import as_browser_reads
+from macros.data.model import Atlas
+from macros.data.texts import text_hash, visible_texts
+from macros.data.translations import translation_dir
+from macros.data.yamlfile import DataErrors
+from macros.views.edition import translated_edition
 from tests.conftest import REAL_DATA
 from tests.support.html import parse, parse_html
 from tests.support.site import PREFIX, build_site, copy_mini_data, copy_site_sources, free_port, serve
+from tools.builds.install import install_yaml, read_commands
 
 from .vectors import VECTORS
 
@@ -445,8 +445,8 @@ def test_where_a_page_was_read_stays_in_the_comment_of_install_yaml():
 
 def test_a_hostile_text_stays_text_on_pages_the_preview_keeps(tmp_path, monkeypatch):
     """A release edited under `make serve` to hold markup and template syntax: its page, rendered once and then kept
-    while another release is edited (macros/kept_pages.py), shows the text escaped, as a first build does."""
-    from macros import build
+    while another release is edited (macros/render/kept_pages.py), shows the text escaped, as a first build does."""
+    from macros.render import site as build
 
     data = copy_mini_data(tmp_path / "data")
     payload = "`</code><script>alert(92)</script>` {{ 7 * 7 }}"  # accepted: the markup is code, shown as text

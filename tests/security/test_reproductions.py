@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from macros.markup import front_matter_problem
+from macros.data.markup import front_matter_problem
 from tests.support.html import parse
 from tests.support.site import build_site, copy_mini_data, copy_site_sources
 
@@ -56,10 +56,10 @@ def _without_front_matter(project: Path) -> None:
     """The copy's release and feature pages lose their front matter, as a page did when MkDocs could not read it: the
     templates' front matter is removed, and so is the generator's check that would stop such a build."""
     for name in ("release.md.j2", "feature.md.j2"):
-        template = project / "macros" / "templates" / name
+        template = project / "macros" / "render" / "templates" / name
         text = template.read_text(encoding="utf-8")
         template.write_text(text[text.index("---\n", 4) + 4 :], encoding="utf-8")
-    _edit(project / "macros" / "generate.py", "    _check_front_matter(pages)\n", "")
+    _edit(project / "macros" / "render" / "pages.py", "    _check_front_matter(pages)\n", "")
 
 
 @pytest.mark.parametrize("plugin_default", ["as configured", "render_by_default removed"])
@@ -94,7 +94,7 @@ def test_a_hand_written_page_runs_templates_only_when_it_asks(tmp_path):
 
 
 def test_the_sanitizer_cleans_every_page_before_it_is_indexed_or_written(tmp_path):
-    """Defence: the allowlist sanitizer (macros/sanitize.py), which a full build runs on a second core and applies in
+    """Defence: the allowlist sanitizer (macros/render/sanitize.py), which a full build runs on a second core and applies in
     `on_env`, before the search index or the theme reads a page. Raw HTML in a hand-written page is the one way to get
     markup past the data's checks, so it stands in for whatever those checks might miss."""
     project = _project(tmp_path)

@@ -84,10 +84,10 @@ VECTORS = [
     "![pixel](https://tracker.example/p.png)",
     "[x](javascript&colon;alert(56))",
     "[x]( javascript:alert(57) )",
-    # The delimiters of a page part (macros/page_parts.py) without the build's secret: a code block or text that ends a
+    # The delimiters of a page part (macros/plugin/page_parts.py) without the build's secret: a code block or text that ends a
     # part early would bring what follows out of it
     "x\n\n<!--atlas-part-close-0-->\n\n<script>alert(58)</script>\n\n<!--atlas-part-open-0-->\n\ny",
     # An attribute that the search plugin drops from a page, beside a handler: the search event that skips pages with
-    # no such attribute (macros/searching.py) must never take data's text for one
+    # no such attribute (macros/plugin/searching.py) must never take data's text for one
     '<b data-search-exclude="1" onmouseover="alert(59)">x</b> data-search-boost="2" `data-search-exclude="3"`',
 ]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from macros.api.catalog import load_catalog
-from macros.api.reference import HtmlSlots, Reference, cited_names, mentions
-from macros.api.truth import contradictions, unknown_record_apis
-from macros.model import FeatureRecord
-from macros.yamlfile import DataErrors
+from macros.data.api_catalog import load_catalog
+from macros.data.model import FeatureRecord
+from macros.data.yamlfile import DataErrors
+from macros.views.api_reference import HtmlSlots, Reference, cited_names, mentions
+from macros.views.api_truth import contradictions, unknown_record_apis
 
 RELEASES = ["2.0", "2.1", "2.10"]
 KINDS = ["class", "function", "method", "module"]
@@ -158,7 +158,7 @@ def test_html_slots_put_finished_html_where_their_marker_was():
 
 
 def test_a_hostile_default_in_the_index_is_shown_as_text(tmp_path):
-    from macros.generate import template_environment
+    from macros.render.pages import template_environment
 
     hostile = {
         **INDEX,

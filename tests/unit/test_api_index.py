@@ -5,8 +5,8 @@ from __future__ import annotations
 import gzip
 import json
 
-from macros.api.extract import encode, read_surface, store
-from macros.api.index import build_index, encode_index, flat_names, intervals
+from tools.api.extract import encode, read_surface, store
+from tools.api.index import build_index, encode_index, flat_names, intervals
 
 RELEASES = ["1.0", "1.1", "1.2", "1.3", "1.4"]
 

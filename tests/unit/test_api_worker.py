@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from macros.api.extract import measure
-from macros.api.worker import docstring_parameters
-from macros.release_env import interpreter
+from tools.api.extract import measure
+from tools.api.worker import docstring_parameters
+from tools.release_env import interpreter
 
 FILES = {
     "fakepkg/__init__.py": '''

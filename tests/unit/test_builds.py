@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from macros.builds.catalog import load_builds
-from macros.builds.fatbin import device_code
-from macros.builds.pypi import dumps, python_of, summarize, write
-from macros.builds.wheels import built_with, linux_wheel, measure_file
-from macros.yamlfile import DataErrors
+from macros.data.builds_catalog import load_builds
+from macros.data.yamlfile import DataErrors
 from tests.conftest import PROJECT_DIR
+from tools.builds.fatbin import device_code
+from tools.builds.pypi import dumps, python_of, summarize, write
+from tools.builds.wheels import built_with, linux_wheel, measure_file
 
 FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "builds"
 LISTING = json.loads((FIXTURES / "pypi-torch.json").read_text(encoding="utf-8"))
@@ -97,7 +97,7 @@ def test_a_downloaded_wheel_is_checked_and_measured_on_the_library_with_the_most
     small = _library(_fatbin((2, 37, b"k")))
     content = _wheel({"torch/lib/libtorch_cuda.so": main, "torch/lib/libc10_cuda.so": small}, "12.8")
     (tmp_path / "torch-9.9.0-cp311-cp311-manylinux_2_28_x86_64.whl").write_bytes(content)
-    monkeypatch.setattr("macros.builds.wheels.LISTING_URL", (tmp_path / "listing.json").as_uri())
+    monkeypatch.setattr("tools.builds.wheels.LISTING_URL", (tmp_path / "listing.json").as_uri())
     file = {"filename": "torch-9.9.0-cp311-cp311-manylinux_2_28_x86_64.whl", "url": "torch-9.9.0-cp311-cp311-manylinux_2_28_x86_64.whl"}
     measured = measure_file({**file, "digests": {"sha256": hashlib.sha256(content).hexdigest()}})
     assert measured["cuda"] == "12.8" and measured["library"] == "torch/lib/libtorch_cuda.so"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from macros.example_worker import check_names, keyword_calls, matches, output_claims, run
-from macros.examples import keyword_problems
-from macros.loading import load_atlas
+from macros.data.loading import load_atlas
+from tools.examples.run import keyword_problems
+from tools.examples.worker import check_names, keyword_calls, matches, output_claims, run
 
 from ..conftest import REAL_DATA
 

@@ -8,8 +8,9 @@ import xml.etree.ElementTree as ET
 import fastjsonschema
 import feedparser
 
-from macros import exports, indexes
-from macros.schema import load_schema
+from macros.data.schema import load_schema
+from macros.render import exports
+from macros.views import indexes
 
 SITE = "https://atlas.example/prefix/"
 

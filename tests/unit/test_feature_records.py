@@ -9,11 +9,11 @@ from dataclasses import replace
 
 import pytest
 
-from macros import indexes
-from macros.generate import generate_site
-from macros.joins import likely_records
-from macros.loading import load_atlas
-from macros.model import DistinctPair
+from macros.data.loading import load_atlas
+from macros.data.model import DistinctPair
+from macros.render.pages import generate_site
+from macros.views import indexes
+from macros.views.joins import likely_records
 from tests.conftest import MINI_DATA, PROJECT_DIR
 from tests.support.site import copy_mini_data
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 
-from macros.forking import ForkedWork
+from macros.render.forking import ForkedWork
 
 log = logging.getLogger("mkdocs.plugins.atlas.test")
 

@@ -6,8 +6,8 @@ import dataclasses
 
 import yaml
 
-from macros.generate import check_summary, generate_site
-from macros.model import BlockResult
+from macros.data.model import BlockResult
+from macros.render.pages import check_summary, generate_site
 
 SITE = "https://example.org/atlas/"
 

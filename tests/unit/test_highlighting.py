@@ -9,7 +9,7 @@ import markdown
 import material
 import pymdownx.highlight
 
-from macros.highlighting import RememberingHighlightExtension
+from macros.plugin.highlighting import RememberingHighlightExtension
 from tests.conftest import PROJECT_DIR
 
 PAGE = '# Page\n\n```python\nimport torch\nx = torch.ones(3)  # "quoted"\n```\n\nInline `#!python torch.ones(3)` code.\n'

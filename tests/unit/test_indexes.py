@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from macros import indexes
+from macros.views import indexes
 
 
 def _stages(lifecycle: indexes.Lifecycle) -> list[tuple[str, str]]:

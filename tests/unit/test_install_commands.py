@@ -1,4 +1,4 @@
-"""The reader of the previous-versions page's source (macros/builds/install.py)."""
+"""The reader of the previous-versions page's source (tools/builds/install.py)."""
 
 import re
 
@@ -6,9 +6,9 @@ import pytest
 import yaml
 from packaging.version import Version
 
-from macros.builds.catalog import load_builds
-from macros.builds.install import PageError, install_yaml, merged, read_commands
+from macros.data.builds_catalog import load_builds
 from tests.conftest import PROJECT_DIR
+from tools.builds.install import PageError, install_yaml, merged, read_commands
 
 PAGE = """## 이전 버전의 PyTorch 설치하기
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from macros.joins import likely_duplicates
-from macros.model import DistinctPair
+from macros.data.model import DistinctPair
+from macros.views.joins import likely_duplicates
 
 
 def _retitled(atlas, version: str, feature_id: str, title: str):

@@ -1,4 +1,4 @@
-"""Pages kept between serve builds (macros/kept_pages.py) are the pages a first build renders, after every kind of
+"""Pages kept between serve builds (macros/render/kept_pages.py) are the pages a first build renders, after every kind of
 edit that can reach them; and a page that reads more of the atlas than its digest covers fails instead."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from macros import build, kept_pages
-from macros.build import generate_checked
-from macros.model import Atlas
-from macros.urls import RELEASES_JSON
+from macros.data.model import Atlas
+from macros.render import kept_pages
+from macros.render import site as build
+from macros.render.site import generate_checked
+from macros.views.urls import RELEASES_JSON
 from tests.conftest import REAL_DATA
 
 ZH = Path("translations/zh")
@@ -122,7 +123,7 @@ def test_a_kept_page_cannot_read_a_release_outside_its_digest(mini_atlas: Atlas)
 
 def test_a_template_edit_renders_again_only_the_pages_that_reach_it():
     """A page's digest covers its own template and the templates that one brings in, and no other."""
-    from macros.generate import templates_reached
+    from macros.render.pages import templates_reached
 
     assert templates_reached("release.md.j2") == {"_macros.md.j2"}
     assert templates_reached("topic.md.j2") == {"_macros.md.j2", "_grid.md.j2"}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from macros.loading import structure
-from macros.model import Count, Feature
+from macros.data.loading import structure
+from macros.data.model import Count, Feature
 
 
 def test_mini_data_loads_into_the_model(mini_atlas):

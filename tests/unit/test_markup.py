@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from macros.markup import fenced, inline, markup_problem, plain
+from macros.data.markup import fenced, inline, markup_problem, plain
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from macros.build import generate_checked
-from macros.registry import read_registry, write_registry
+from macros.render.registry import read_registry, write_registry
+from macros.render.site import generate_checked
 from tests.conftest import REAL_DATA
 from tests.support.site import copy_mini_data
 

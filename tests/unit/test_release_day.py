@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from macros.api.catalog import load_catalog
-from macros.api.reference import Reference
-from macros.loading import DRAFT_TODO, load_atlas
-from macros.releaseday import draft, watch
-from macros.yamlfile import DataErrors
+from macros.data.api_catalog import load_catalog
+from macros.data.loading import DRAFT_TODO, load_atlas
+from macros.data.yamlfile import DataErrors
+from macros.views.api_reference import Reference
 from tests.conftest import REAL_DATA
+from tools.releaseday import draft, watch
 
 LISTING = Path(__file__).resolve().parent.parent / "fixtures" / "pypi" / "torch.json"
 

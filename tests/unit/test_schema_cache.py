@@ -5,7 +5,7 @@ from __future__ import annotations
 import fastjsonschema
 import pytest
 
-from macros import schema
+from macros.data import schema
 
 
 @pytest.fixture

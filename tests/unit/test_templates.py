@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from jinja2 import nodes
 
-from macros.generate import TEMPLATE_DIR, template_environment
+from macros.render.pages import TEMPLATE_DIR, template_environment
 
 # `e` is HTML escaping, the context filter of the finished-HTML templates (`*.html.j2`).
 CONTEXT_FILTERS = ("inline", "plain", "link_target", "front_matter", "fenced", "badge", "text_only", "literal", "e")

@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from macros import build, generate
-from macros.api import reference
-from macros.build import generate_checked
-from macros.i18n.edition import interface_problem, translated_edition
-from macros.i18n.glossary import Glossary, read_glossary
-from macros.i18n.store import coverage, load_translations
-from macros.i18n.texts import text_hash, visible_texts, with_texts
-from macros.loading import load_atlas
-from macros.yamlfile import DataErrors
+from macros.data.glossary import Glossary, read_glossary
+from macros.data.loading import load_atlas
+from macros.data.texts import text_hash, visible_texts, with_texts
+from macros.data.translations import coverage, load_translations
+from macros.data.yamlfile import DataErrors
+from macros.render import pages as generate
+from macros.render import site as build
+from macros.render.site import generate_checked
+from macros.views import api_reference as reference
+from macros.views.edition import interface_problem, translated_edition
 from tests.conftest import MINI_DATA, PROJECT_DIR, REAL_DATA
 
 ZH = "translations/zh"

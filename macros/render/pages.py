@@ -1,0 +1,586 @@
+"""Turn the model into the site's generated pages and files: a plain function of the data."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import NamedTuple
+
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, pass_eval_context
+from packaging.version import Version
+
+from macros.data.api_catalog import ApiCatalog, empty_catalog
+from macros.data.builds_catalog import Builds
+from macros.data.markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
+from macros.data.model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, FeatureRecord, Labels, Release
+from macros.data.yamlfile import DataError, DataErrors
+from macros.render import exports
+from macros.render.forking import CAN_FORK, ForkedWork
+from macros.render.kept_pages import AtlasView, InputStates, KeptPages, kept_page
+from macros.render.kept_pages import keep as keep_pages
+from macros.views import indexes, urls
+from macros.views.api_reference import (
+    HtmlSlots,
+    Reference,
+    cited_apis,
+    entry_texts,
+    keep_rendered_reference,
+    mentions_json,
+    published_index,
+    reference_pages,
+    rendered_reference,
+)
+from macros.views.builds import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
+from macros.views.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
+
+PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
+TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
+REFERENCE_TEMPLATES = ("reference_*.j2", "_api*.j2")  # the API reference's pages use these and nothing else
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedSite:
+    """What one build generates from the data: Markdown pages and other files keyed by their path under docs/,
+    the navigation, the Markdown tables that hand-written pages insert with macros (keyed by macro name), and
+    every URL and anchor the site serves (from the site root, as the registry records them), and the finished HTML
+    that pages show in place of their slot markers."""
+
+    atlas: Atlas
+    lifecycles: dict[str, indexes.Lifecycle]
+    pages: dict[str, str]
+    files: dict[str, str]
+    nav: list
+    fragments: dict[str, dict[str, str]]  # by edition language, then macro name
+    published: frozenset[str]
+    slots: HtmlSlots
+    editions: dict[str, Edition]
+
+
+def badge_maker(labels: Labels, edition: Edition | None = None) -> Callable[[str], str]:
+    """The `badge` filter: a stage in text and colour, whose tooltip says what the stage means (in another edition,
+    after the label's gloss: the label itself is always the word its release used)."""
+    _ = edition.gettext if edition else str
+    meanings = {name: " ".join(label.meaning.split()) for name in labels.order if (label := labels.label(name))}
+    meanings |= {"Deprecated": _("A later release deprecated the feature."), "Removed": _("A later release removed the feature.")}
+    glosses = edition.glosses if edition else {}
+
+    def badge(stage: str) -> str:
+        meaning = f"{glosses[stage]}：{meanings.get(stage, '')}" if stage in glosses else meanings.get(stage, "")
+        title = html.escape(meaning, quote=True)
+        shown = shown_stage(labels, stage, edition)
+        return f'<span title="{title}" class="atlas-stage atlas-stage--{stage.lower()}">{shown}</span>'
+
+    return badge
+
+
+def shown_stage(labels: Labels, stage: str, edition: Edition | None = None) -> str:
+    """A stage as the site writes it: a label word exactly as its release used it, in every edition; the words for
+    no label, deprecated and removed in the edition's language."""
+    if stage in labels.order and stage != labels.unlabeled.name:
+        return stage
+    return edition.gettext(labels.shown(stage)) if edition else labels.shown(stage)
+
+
+def check_summary(result: BlockResult | None, edition: Edition | None = None) -> str:
+    """One line under a code block that says what `make examples` found, and on which torch and Python (the detail
+    is the tool's own report, in English in every edition)."""
+    _ = edition.gettext if edition else str
+    if result is None:
+        return _("Not run yet by make examples.")
+    on = _("torch %(torch)s, Python %(python)s") % {"torch": result.torch, "python": result.python}
+    if result.processes:
+        on += _(", in %(n)s processes") % {"n": result.processes}
+    facts = {"on": on, "detail": result.detail, "torch": result.torch}
+    return {
+        "ran": _("Ran on %(on)s: %(detail)s."),
+        "raised": _("Ran on %(on)s: raised at %(detail)s."),
+        "names-checked": _("Checked statically in torch %(torch)s, not run: %(detail)s."),
+        "not-run": "%(detail)s.",
+        "failed": _("Failed on %(on)s: %(detail)s") if result.torch else _("Failed: %(detail)s"),
+    }[result.outcome] % (facts | {"detail": result.detail.capitalize()} if result.outcome == "not-run" else facts)
+
+
+# Compiled Jinja templates (these Markdown templates and the theme's), kept between builds in a private folder under
+# the system's temporary directory; Jinja compares each template's source with its checksum and recompiles on a change.
+# Compiled code also depends on how the filters are called (`_never_folded`), so each version of this module keeps its own.
+_THIS_VERSION = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=6).hexdigest()
+COMPILED_TEMPLATES = FileSystemBytecodeCache(pattern=f"__atlas_{_THIS_VERSION}_%s.cache")
+
+
+@functools.cache
+def template_environment() -> Environment:
+    """The Jinja environment that renders Markdown templates (no HTML autoescaping: the output is Markdown).
+
+    One per process, so serve rebuilds reuse it; its compiled templates outlive the process (COMPILED_TEMPLATES).
+    """
+    env = Environment(
+        bytecode_cache=COMPILED_TEMPLATES,
+        extensions=["jinja2.ext.i18n"],
+        loader=FileSystemLoader(TEMPLATE_DIR),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(
+        inline=inline,
+        plain=plain,
+        text_only=text_only,
+        link_target=link_target,
+        front_matter=front_matter,
+        fenced=fenced,
+        site_path=urls.site_path,
+        literal=literal,
+    )
+    env.policies["ext.i18n.trimmed"] = True  # a `{% trans %}` block's text is one line, however the template wraps it
+    env.install_null_translations(newstyle=True)  # English until an edition installs its own words
+    env.globals.update(urls=urls, core_component=CORE_COMPONENT, grid_row=indexes.grid_row, block_statuses=BLOCK_STATUSES)
+    return env
+
+
+def generate_site(
+    atlas: Atlas,
+    *,
+    site_url: str,
+    repository: str = "",
+    catalog: ApiCatalog | None = None,
+    builds: Builds | None = None,
+    translations: tuple[Edition, ...] = (),
+    input_states: InputStates | None = None,
+) -> GeneratedSite:
+    """Every generated page and file for this data (and the measured API index and builds, when there are), keyed by
+    path relative to the docs directory: the English pages, then each translated edition's under its language folder.
+    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people.
+    Given the state of the files the data was read from, release, feature and topic pages and the grids that read
+    nothing changed since an earlier call in this process are given again instead of rendered (macros/render/kept_pages.py)."""
+    catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
+    reference = Reference.of(catalog)
+    # Releases measured, and whose release before was too: what they changed in the API is known.
+    pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)
+    measured = [version for version, before, found in pairs if before and found]
+    api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
+    patches = {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
+    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds, input_states)
+    english = english_edition(atlas)
+    slots = HtmlSlots()
+
+    def english_files(edition: _EditionPages) -> dict[str, str]:  # made while the translated editions render
+        return {**edition.files, **_tool_files(atlas, catalog, builds, edition.lifecycles, patches, site_url)}
+
+    made, files = _all_editions(english, translations, shared, slots, meanwhile=english_files)
+    names = {e.language: made[e.language].feature_names for e in translations}
+    files[urls.FEATURE_NAMES] = exports.feature_names_json(made[ENGLISH].histories, atlas.labels, site_url=site_url, translated=names)
+    pages = {path: page for edition in made.values() for path, page in edition.pages.items()}
+    patch_anchors = {version: [patch.anchor for patch in found] for version, found in patches.items()}
+    for edition in translations:  # its redirect stubs, and the words its pages give the scripts
+        files |= made[edition.language].files | {f"{edition.prefix}{urls.WORDS_SCRIPT}": edition.words_script()}
+    hand_written = [edition.prefix + path for edition in (english, *translations) for path in urls.HAND_WRITTEN]
+    published = published_urls(atlas, [*hand_written, *pages, *files], patch_anchors, [e.prefix for e in translations])
+    files |= {r.old.lstrip("/") + "index.html": redirect_page(r.old.lstrip("/"), r.new.lstrip("/")) for r in atlas.redirects}
+    _check_front_matter(pages)
+    nav = made[ENGLISH].nav + [{LANGUAGE_NAMES[e.language]: made[e.language].nav} for e in translations]
+    return GeneratedSite(
+        atlas=atlas,
+        lifecycles=made[ENGLISH].lifecycles,
+        pages=pages,
+        files=files,
+        nav=nav,
+        fragments={language: edition.fragments for language, edition in made.items()},
+        published=published,
+        slots=slots,
+        editions={e.language: e for e in (english, *translations)},
+    )
+
+
+_last_tool_files: tuple[tuple, dict[str, str]] | None = None
+
+
+def _tool_files(atlas: Atlas, catalog: ApiCatalog, builds: Builds | None, lifecycles: dict, patches: dict, site_url: str) -> dict[str, str]:
+    """The files read by tools (API index and mentions, releases JSON, feed, schemas), made from the data alone: given
+    again while the data read is the very same as the last call's (a template edit under `make serve`)."""
+    global _last_tool_files
+    read = (atlas, catalog, builds)
+    if _last_tool_files is not None and _same_read(_last_tool_files[0], (read, site_url)):
+        return _last_tool_files[1]
+    files = {
+        urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA)),
+        urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
+        urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
+        urls.FEED: exports.atom_feed(
+            atlas,
+            site_url=site_url,
+            patches={version: [(patch.version, patch.date) for patch in found] for version, found in patches.items()},
+            checked=builds.read["date"] if builds else "",
+        ),
+        **exports.schema_files(),
+    }
+    _last_tool_files = ((read, site_url), files)
+    return files
+
+
+def _same_read(last: tuple, now: tuple) -> bool:
+    """Whether two calls read the very same data objects for the same site URL."""
+    return last[1] == now[1] and all(a is b for a, b in zip(last[0], now[0], strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What every edition's pages are made from besides its own texts: the measured API, builds and PyPI releases."""
+
+    site_url: str
+    repository: str
+    reference: Reference
+    api_changes: dict
+    patches: dict
+    builds: Builds | None
+    input_states: InputStates | None  # of the files the data was read from: lets pages be kept between builds
+
+
+@dataclass(frozen=True, slots=True)
+class _EditionPages:
+    """One edition's pages (keyed by their path under docs/, its language folder included), nav and fragments, its
+    feature names (by id, as text), and the English edition's badges and redirect stubs. A translated edition's
+    lifecycles and histories stay where it was rendered (empty here when that was another process)."""
+
+    lifecycles: dict[str, indexes.Lifecycle]
+    histories: dict[str, indexes.FeatureHistory]
+    pages: dict[str, str]
+    files: dict[str, str]
+    nav: list
+    fragments: dict[str, str]
+    feature_names: dict[str, str]
+    kept: dict = field(default_factory=dict)  # the pages rendered to be kept (kept_pages), for the process that forked
+    given_again: frozenset[str] = frozenset()  # the pages kept from an earlier build
+
+    def portable(self) -> _EditionPages:
+        """The edition as text only, which a pipe carries quickly: without the model objects of its lifecycles, nor the
+        pages given again, which the process that forked keeps too (`with_pages_given_again` there)."""
+        pages = {path: None if path in self.given_again else page for path, page in self.pages.items()}
+        return replace(self, lifecycles={}, histories={}, pages=pages)
+
+    def with_pages_given_again(self, language: str) -> _EditionPages:
+        """The edition that a forked process rendered (`portable`), with the pages it gave again in their place."""
+        pages = {path: kept_page(language, path) if page is None else page for path, page in self.pages.items()}
+        return replace(self, pages=pages)
+
+
+class _SentBack(NamedTuple):
+    """What the forked process sends back of one translated edition."""
+
+    pages: _EditionPages  # portable
+    slot_html: dict[str, str]  # the finished HTML of its slots, less what this process's kept reference fills
+    reference: tuple | None  # its API reference pages when it rendered them anew, else None
+    unknown_words: set[str]  # the interface text its pages asked for and its catalog lacks
+
+
+def _all_editions(
+    english: Edition, translations: tuple[Edition, ...], shared: _Shared, slots: HtmlSlots, meanwhile: Callable[[_EditionPages], dict]
+) -> tuple[dict[str, _EditionPages], dict]:
+    """Every edition's pages, by language, and what `meanwhile` made of the English edition's: the translated ones
+    rendered by a forked process on the second core while this one renders the English and calls `meanwhile` (or
+    here, one after the other, where a process cannot fork or the child failed). The child sends back each edition's
+    text, what its rendering recorded, and the finished HTML it put into slots; the API reference pages only when it
+    rendered them anew, for later builds of this process to reuse."""
+
+    def elsewhere(edition: Edition) -> _SentBack:
+        kept, made_slots = rendered_reference(edition.language), HtmlSlots()
+        pages = _edition_pages(edition, shared, made_slots).portable()
+        reference = rendered_reference(edition.language)
+        if reference is kept:  # this process has them already: send only the slots they do not fill
+            html = {marker: html for marker, html in made_slots.html.items() if marker not in reference[2]}
+            return _SentBack(pages, html, None, edition.unknown_words)
+        return _SentBack(pages, made_slots.html, reference, edition.unknown_words)
+
+    child = ForkedWork(elsewhere, translations, key=lambda edition: edition.language) if CAN_FORK and translations else None
+    made = {ENGLISH: _edition_pages(english, shared, slots)}
+    from_english = meanwhile(made[ENGLISH])
+    sent = (child.results() if child else None) or {}
+    for edition in translations:
+        if edition.language not in sent:
+            made[edition.language] = _edition_pages(edition, shared, slots)
+            continue
+        back = sent[edition.language]
+        made[edition.language] = back.pages.with_pages_given_again(edition.language)
+        keep_pages(back.pages.kept)
+        edition.unknown_words.update(back.unknown_words)
+        keep_rendered_reference(edition.language, back.reference)
+        slots.html.update(rendered_reference(edition.language)[2] | back.slot_html)
+    return made, from_english
+
+
+def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionPages:
+    """Render one edition: every generated page of the site in its language, with its texts."""
+    atlas = edition.atlas
+    env = template_environment()
+    env.install_gettext_callables(edition.gettext, edition.ngettext, newstyle=True)
+    env.filters |= {  # set per edition: the labels are data, and the words are the edition's
+        "badge": _never_folded(badge_maker(atlas.labels, edition)),
+        "shown": _never_folded(lambda stage: shown_stage(atlas.labels, stage, edition)),
+        "long_date": _never_folded(edition.long_date),
+        "check_summary": _never_folded(lambda result: check_summary(result, edition)),
+    }
+    lifecycles = indexes.build_lifecycles(atlas)
+    moved = indexes.stage_changes(atlas, lifecycles)
+    sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
+    common = {
+        "atlas": atlas,
+        "edition": edition,
+        "lifecycles": lifecycles,
+        "label_order": atlas.labels.order,
+        "stage_order": indexes.stage_order(atlas),
+        "missing_releases": indexes.missing_releases(atlas),
+        "repository": shared.repository,
+    }
+
+    def render(template: str, **context: object) -> str:
+        return env.get_template(template).render({**common, **context})
+
+    view = AtlasView.of(atlas)  # what a page that can be kept may read of the atlas, whether kept or not
+    kept = None
+    if shared.input_states:
+        every_page_reads = (view.releases, shared.site_url, shared.repository)  # the label and stage orders: from shared files
+        kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words, templates_reached)
+
+    def render_kept(path: str, template: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
+        return kept.page(edition.prefix + path, template, reads, values, made) if kept else made()
+
+    reference, api_changes, patches, builds, site_url = shared.reference, shared.api_changes, shared.patches, shared.builds, shared.site_url
+    pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
+
+    def release_page(index: int, release: Release, its_lifecycles: dict[str, indexes.Lifecycle]) -> str:
+        return render(
+            "release.md.j2",
+            atlas=view,
+            lifecycles=its_lifecycles,
+            release=release,
+            sources=sources_by_release[release.version],
+            moved=moved[release.version],
+            overview=indexes.release_overview(atlas, release),
+            previous=view.releases[index - 1] if index else None,
+            next=view.releases[index + 1] if index + 1 < len(view.releases) else None,
+            api_changes=api_changes.get(release.version),
+            patch_releases=patches[release.version],
+            platform_names=PLATFORM_NAMES,
+            install_source=builds.install["source"] if builds else "",
+        )
+
+    for index, release in enumerate(atlas.releases):
+        path, its_lifecycles = urls.release_doc(release.version), {feature.id: lifecycles[feature.id] for feature in release.features}
+        made = functools.partial(release_page, index, release, its_lifecycles)
+        pages[path] = render_kept(path, "release.md.j2", [release.version], (its_lifecycles, moved[release.version]), made)
+    by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
+    sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
+    pages[urls.TOPICS_INDEX] = render("topics_index.md.j2", topic_sizes=sizes)
+    every_lifecycle = tuple(lifecycles.values())  # what the matrix and the features index show
+    for topic in atlas.topics:
+        path, chosen, entries = urls.topic_doc(topic.id), by_topic[topic.id], indexes.topic_entries(atlas, topic.id)
+        since = min((Version(lc.stages[0].version) for lc in chosen), default=None)
+        columns = indexes.grid_columns(chosen, indexes.release_columns(atlas, since=since), common["missing_releases"])
+        stages = indexes.stages_shown(atlas, chosen)
+        platform_releases = atlas.newest_first if topic.platform else ()  # each release's platform facts, on its page
+        made = functools.partial(
+            render,
+            "topic.md.j2",
+            atlas=view,
+            lifecycles={},
+            topic=topic,
+            topic_lifecycles=chosen,
+            entries=entries,
+            columns=columns,
+            stages=stages,
+            platform_titles=PLATFORM_TITLES,
+            platform_releases=platform_releases,
+        )
+        reads = [release.version for release, _, _ in entries] + [release.version for release in platform_releases]
+        pages[path] = render_kept(path, "topic.md.j2", reads, (chosen,), made)  # its columns and stages: from these and the versions
+    made = functools.partial(render, "features_index.md.j2", atlas=view)
+    pages[urls.FEATURES_INDEX] = render_kept(urls.FEATURES_INDEX, "features_index.md.j2", [], (every_lifecycle,), made)
+    files = {}
+    for lifecycle in lifecycles.values():
+        latest = lifecycle.latest
+        files[urls.feature_badge(lifecycle.id)] = exports.feature_badge(
+            lifecycle.title, atlas.labels.shown(latest.stage), latest.stage, latest.version
+        )
+        if not lifecycle.has_page:  # one release, or a part of a record: the address leads to the entry or the record
+            redirect = edition.prefix + urls.feature_redirect(lifecycle.id)
+            files[redirect] = redirect_page(urls.site_path(redirect), urls.site_path(edition.prefix + lifecycle.doc_path))
+
+    def feature_page(history: indexes.FeatureHistory, parent: FeatureRecord | None, has_badge: bool) -> str:
+        apis = cited_apis(reference, [*(f"`{name}`" for name in history.record.apis), *_entry_texts(history)])
+        return render(
+            "feature.md.j2",
+            atlas=view,
+            lifecycles={},
+            history=history,
+            parent=parent,
+            site_url=site_url,
+            apis=apis,
+            reference=reference,
+            has_badge=has_badge,
+        )
+
+    histories = indexes.feature_histories(atlas, lifecycles)
+    for history in histories.values():
+        latest = history.latest
+        if history.id not in lifecycles and latest:  # a record whose own entries give it a stage
+            shown = atlas.labels.shown(latest.stage)
+            files[urls.feature_badge(history.id)] = exports.feature_badge(history.record.name, shown, latest.stage, latest.release.version)
+        path, has_badge = urls.feature_doc(history.id), urls.feature_badge(history.id) in files
+        parent = histories[history.record.part_of].record if history.record.part_of else None
+        made = functools.partial(feature_page, history, parent, has_badge)
+        # The releases with an entry about it or its parts: an edit that adds or takes away one changes that release.
+        reads = [appearance.release.version for appearance in history.everything]
+        pages[path] = render_kept(path, "feature.md.j2", reads, (parent, has_badge), made)
+    stages, components = indexes.stages_shown(atlas, every_lifecycle), sorted({lc.component for lc in every_lifecycle})
+    columns = indexes.grid_columns(every_lifecycle, indexes.release_columns(atlas), common["missing_releases"])
+    made = functools.partial(render, "matrix.md.j2", atlas=view, stages=stages, components=components, columns=columns)
+    pages[urls.MATRIX] = render_kept(urls.MATRIX, "matrix.md.j2", [], (every_lifecycle,), made)
+    pages[urls.UPGRADE] = render(
+        "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas), api_changes=api_changes
+    )
+    pages[urls.PLATFORMS] = render(
+        "platforms.md.j2",
+        python_lookup=indexes.platform_lookup(atlas, "python"),
+        cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
+        rocm_lookup=indexes.platform_lookup(atlas, "rocm"),
+        libraries=indexes.companion_libraries(atlas),
+        companion_lookup=indexes.companion_lookup(atlas),
+    )
+    if builds:
+        platforms, pythons = resolver_choices(builds)
+        pages[urls.WILL_IT_RUN] = render("will_it_run.md.j2", builds=builds, patches=patches, platforms=platforms, pythons=pythons)
+        files[urls.COMPATIBILITY] = compatibility_json(atlas, builds, site_url=site_url)
+    if atlas.errors:
+        pages[urls.ERRORS_INDEX] = render("errors_index.md.j2")
+        pages |= {urls.error_doc(error.id): render("error.md.j2", error=error) for error in atlas.errors}
+    pages |= reference_pages(reference, render, slots, templates=_template_state(REFERENCE_TEMPLATES), edition=edition.language)
+    fragments = {
+        "release_table": render("_release_table.md.j2", root=""),
+        "label_schemes": render("_label_schemes.md.j2"),
+        "label_glosses": render("_label_glosses.md.j2", glosses=edition.glosses),
+        "example_counts": render("_example_counts.md.j2", root=""),
+        "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
+        "api_lookup": render("_api_lookup.md.j2", up=""),
+        "newest_release": render(
+            "_newest_release.md.j2",
+            release=atlas.newest_first[0],
+            patches=patches[atlas.newest_first[0].version],
+            checked=builds.read["date"] if builds else "",
+            uncovered=uncovered_on_pypi(builds, atlas.newest_first[0]) if builds else [],
+        ),
+    }
+    return _EditionPages(
+        lifecycles=lifecycles,
+        histories=histories,
+        pages={edition.prefix + path: page for path, page in pages.items()},
+        files=files if edition.language == ENGLISH else {k: v for k, v in files.items() if k.startswith(edition.prefix)},
+        nav=build_nav(atlas, edition, will_it_run=builds is not None),
+        fragments=fragments,
+        feature_names={history.id: text_only(history.record.name) for history in histories.values()},
+        kept=kept.made if kept else {},
+        given_again=frozenset(kept.given_again) if kept else frozenset(),
+    )
+
+
+def _never_folded(function: Callable) -> Callable:
+    """A filter that Jinja's compiler never applies ahead of time to a constant (`"Deprecated" | badge`): compiled
+    templates are shared by the editions and by every build, and this filter differs between them."""
+    return pass_eval_context(lambda eval_context, *args: function(*args))
+
+
+def templates_reached(name: str) -> set[str] | None:
+    """Every template that `name` includes, imports or extends, at any depth; None if one is named by an expression."""
+    reached, waiting = set(), [name]
+    while waiting:
+        source = (TEMPLATE_DIR / waiting.pop()).read_text(encoding="utf-8")
+        if _NAMED_BY_EXPRESSION.search(source):
+            return None
+        for found in _TEMPLATE_NAMED.findall(source):
+            if found not in reached:
+                reached.add(found)
+                waiting.append(found)
+    return reached
+
+
+# A tag that brings in another template, by its name as a string, or by anything else (which cannot be told here).
+_TEMPLATE_NAMED = re.compile(r"""\{%-?\s*(?:import|include|extends|from)\s+["']([^"']+)["']""")
+_NAMED_BY_EXPRESSION = re.compile(r"""\{%-?\s*(?:import|include|extends|from)\s+[^"'\s]""")
+
+
+def _template_state(patterns: tuple[str, ...]) -> tuple:
+    """The name, modification time and size of each template that matches one of the patterns."""
+    found = sorted(path for pattern in patterns for path in TEMPLATE_DIR.glob(pattern))
+    return tuple((path.name, path.stat().st_mtime_ns, path.stat().st_size) for path in found)
+
+
+def _entry_texts(history: indexes.FeatureHistory) -> list[str]:
+    """The title, summary and details of every entry about a feature and its parts, oldest first."""
+    return [text for appearance in history.everything for text in entry_texts(appearance.item)]
+
+
+def _check_front_matter(pages: dict[str, str]) -> None:
+    """Every generated page's front matter reads back as MkDocs will read it; a page that would lose it stops the build."""
+    problems = [
+        DataError(f"(generated) {path}", problem) for path, markdown in pages.items() if (problem := front_matter_problem(markdown))
+    ]
+    if problems:
+        raise DataErrors(problems)
+
+
+def published_urls(
+    atlas: Atlas, paths: list[str], anchors: dict[str, list[str]] | None = None, prefixes: list[str] | tuple[str, ...] = ()
+) -> frozenset[str]:
+    """Every URL the site serves from these docs pages and files, plus each feature and change anchor of the release pages
+    and the other `anchors` of each release page (its releases on PyPI), in English and under each edition's `prefixes`."""
+    served = {urls.site_path(path) for path in paths}
+    for release in atlas.releases:
+        found = [anchor for item in release.entries for anchor in (item.id, *item.aliases)] + (anchors or {}).get(release.version, [])
+        for prefix in ("", *prefixes):
+            served.update(urls.site_path(prefix + urls.release_entry(release.version, anchor)) for anchor in found)
+    return frozenset(f"/{path}" for path in served)
+
+
+def redirect_page(old: str, new: str) -> str:
+    """The HTML served at site path `old` (such as `features/x/`) that sends the reader on to site path `new`."""
+    up = "../" * old.count("/")
+    target = html.escape(up + new, quote=True)
+    return (  # the theme's icon is named, or the browser asks the server root for /favicon.ico
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Moved</title>'
+        f'<link rel="icon" href="{up}{urls.THEME_ICON}">'
+        f'<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}">'
+        f'<meta name="robots" content="noindex"></head><body><p>This page moved to <a href="{target}">{target}</a>.</p></body></html>\n'
+    )
+
+
+def build_nav(atlas: Atlas, edition: Edition | None = None, *, will_it_run: bool = True) -> list:
+    """The site navigation of one edition (English by default): releases newest first, grouped by series (2.x, 1.x),
+    then the cross-release views."""
+    edition = edition or english_edition(atlas)
+    _, at = edition.gettext, edition.prefix
+    series: dict[str, list[dict[str, str]]] = {}
+    for release in atlas.newest_first:
+        series.setdefault(f"{release.number.major}.x", []).append({release.version: at + urls.release_doc(release.version)})
+    return [
+        {_("Home"): at + urls.HOME},
+        {_("Releases"): [at + urls.RELEASES_INDEX, *({name: releases} for name, releases in series.items())]},
+        {_("Topics"): [at + urls.TOPICS_INDEX, *({plain(t.title): at + urls.topic_doc(t.id)} for t in atlas.topics)]},
+        {
+            _("Across releases"): [
+                {_("Feature lifecycles"): at + urls.FEATURES_INDEX},
+                {_("Feature matrix"): at + urls.MATRIX},
+                {_("Upgrade paths"): at + urls.UPGRADE},
+                {_("Platforms"): at + urls.PLATFORMS},
+                *([{_("Will it run?"): at + urls.WILL_IT_RUN}] if will_it_run else []),
+                *([{_("Errors"): at + urls.ERRORS_INDEX}] if atlas.errors else []),
+            ]
+        },
+        {_("API reference"): at + urls.REFERENCE_INDEX},
+        {_("About"): at + urls.ABOUT},
+        {_("Contributing"): at + urls.CONTRIBUTING},
+    ]

@@ -1,0 +1,226 @@
+"""Fold every release's API surface into one index of intervals: `python -m tools.api.index` (`make api-index`).
+
+data/api/surfaces/<version>.json.gz -> data/api/index.json, compact JSON with sorted keys:
+
+    {"format": 1,
+     "releases": ["1.0", ..., "2.14"],                 every release of the atlas; versions below are indexes into it
+     "measured": [{"torch": "1.0.0", "python": "3.7.16"}, null, ...],   what each surface measured (null: none yet)
+     "kinds": ["builtin", "class", "constant:int", ...],               kinds below are indexes into it
+     "names": {"torch": {"solve": {"k": 7, "v": [2, 13], "x": [13], "p": {"out": {"v": [2]}, "A": {"v": [22]}}}, ...},
+               "torch.nn": {"Linear": {"k": 1, "v": [0], "a": "torch.nn.modules.linear.Linear", ...}, ...},
+               "torch.utils": {"tensorboard": {"k": 9, "v": [14], "e": [[14, "ModuleNotFoundError"]]}, ...}, ...}}
+
+Names are grouped by the path they live in (its parent module or class), each under its last component.
+
+`v`: the releases a name exists in, as intervals: [since, removed, since again, removed again, ...]; an odd length
+means it is still there in the last release. A name whose body only raises (a removed API kept as a stub that errors)
+counts as removed; `x` holds the intervals in which it was such a stub. `k`: its kind in the last release that had it;
+`a`: for a re-export or an alias, the public name of the same object (by `__module__` + `__qualname__`): its
+definition where that is public, else the shortest public path to it (torch.nn.parameter.Tensor -> torch.Tensor).
+`e`: releases in which a module failed to import, with the error's type. `p`: only the parameters of a callable that
+have a history: `v` the intervals of the parameter where it was not there from the callable's first release with a
+known signature to the last, `d` its default at the first release it had one and at each release it changed (a
+stub's `...` is no value and changes nothing). A release that was not measured, a module that failed to import and
+a callable whose parameters could not be read are gaps: the state before the gap carries through them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from tools.api.extract import PROJECT_DIR, SURFACES_DIR, read_surface, release_versions, surface_path
+
+INDEX_PATH = PROJECT_DIR / "data" / "api" / "index.json"
+FORMAT = 1
+UNKNOWN_DEFAULT = "..."
+
+# States of a name in one release.
+ABSENT, PRESENT, RAISES, UNKNOWN = "absent", "present", "raises", "unknown"
+
+
+def intervals(flags: list[bool]) -> list[int]:
+    """[since, removed, since again, ...] of the indexes where `flags` is true."""
+    found, inside = [], False
+    for number, flag in enumerate(flags):
+        if flag != inside:
+            found.append(number)
+            inside = flag
+    return found
+
+
+def carried(states: list[Any]) -> list[Any]:
+    """Each UNKNOWN replaced by the state before it (ABSENT at the start)."""
+    result, previous = [], ABSENT
+    for state in states:
+        previous = previous if state == UNKNOWN else state
+        result.append(previous)
+    return result
+
+
+def kind_label(record: dict[str, Any]) -> str:
+    """A name's kind, with its type for a constant (`constant:int`)."""
+    return f"constant:{record['type']}" if record["kind"] == "constant" else record["kind"]
+
+
+def failed_modules(surface: dict[str, Any]) -> set[str]:
+    """The modules of one release that failed to import."""
+    return {name for name, error in surface["modules"].items() if error}
+
+
+def inside_failed(name: str, failed: set[str]) -> bool:
+    """Whether a name lives in (or under) a module that failed to import."""
+    parts = name.split(".")
+    return any(".".join(parts[:end]) in failed for end in range(1, len(parts)))
+
+
+def records_of(surface: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """One release's names, with each walked module as a name of kind module (also one that failed to import)."""
+    records = dict(surface["names"])
+    for module, error in surface["modules"].items():
+        record = dict(records.get(module) or {"kind": "module"})
+        if error:
+            record["error"] = error
+        records[module] = record
+    return records
+
+
+def parameter_history(signatures: list[list[list] | None], first: int) -> dict[str, dict[str, list]]:
+    """The parameters that have a history, from a callable's parameter lists per release (None where unknown)."""
+    names: list[str] = []
+    for parameters in signatures:
+        for name, _kind, _default in parameters or ():
+            if name not in names:
+                names.append(name)
+    history = {}
+    for name in names:
+        present, defaults = [], []
+        for parameters in signatures:
+            if parameters is None:
+                present.append(UNKNOWN)
+                continue
+            found = next((p for p in parameters if p[0] == name), None)
+            present.append(found is not None)
+            if found is not None and found[2] is not None and found[2] != UNKNOWN_DEFAULT:
+                defaults.append((len(present) - 1, found[2]))
+        flags = [state is True for state in carried([ABSENT if s is False else s for s in present])]
+        entry: dict[str, list] = {}
+        spans = intervals(flags)
+        if spans != [first]:
+            entry["v"] = spans
+        changes = [
+            [number, value] for position, (number, value) in enumerate(defaults) if position == 0 or defaults[position - 1][1] != value
+        ]
+        if len(changes) > 1:
+            entry["d"] = changes
+        if entry:
+            history[name] = entry
+    return history
+
+
+def aliases(origins: dict[str, str], public: dict[str, Any]) -> dict[str, str]:
+    """Name -> the public name of the same object, for re-exports and aliases: its origin where that is a public name,
+    else (an object defined in a private module, torch._tensor.Tensor) the shortest public path that shares its origin."""
+    sharing: dict[str, list[str]] = {}
+    for name, origin in origins.items():
+        sharing.setdefault(origin, []).append(name)
+    found = {}
+    for name, origin in origins.items():
+        target = origin if origin in public else min(sharing[origin], key=lambda path: (path.count("."), path))
+        if target != name:
+            found[name] = target
+    return found
+
+
+def build_index(surfaces: dict[str, dict[str, Any]], releases: list[str]) -> dict[str, Any]:
+    """The index of every name over `releases`, from the surfaces measured so far (version -> surface)."""
+    per_release = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
+    failed = [failed_modules(surfaces[version]) if version in surfaces else set() for version in releases]
+    every_name = sorted({name for records in per_release if records for name in records})
+    kinds: set[str] = set()
+    entries: dict[str, dict[str, Any]] = {}
+    origins: dict[str, str] = {}
+    for name in every_name:
+        states, latest, errors, signatures = [], None, [], []
+        for number, records in enumerate(per_release):
+            record = records.get(name) if records is not None else None
+            if record is None:
+                unknown = records is None or inside_failed(name, failed[number])
+                states.append(UNKNOWN if unknown else ABSENT)
+                signatures.append(None)
+                continue
+            states.append(RAISES if record.get("raises") else PRESENT)
+            latest = record
+            if record.get("error") and record["kind"] == "module":
+                errors.append([number, record["error"]])
+            signatures.append(record.get("params") if record.get("sig") in ("signature", "stub", "docstring") else None)
+        states = carried(states)
+        entry: dict[str, Any] = {"k": kind_label(latest), "v": intervals([state == PRESENT for state in states])}
+        kinds.add(entry["k"])
+        if RAISES in states:
+            entry["x"] = intervals([state == RAISES for state in states])
+        if latest.get("origin") and latest["origin"] != name:
+            origins[name] = latest["origin"]
+        if errors:
+            entry["e"] = errors
+        known = [number for number, parameters in enumerate(signatures) if parameters is not None]
+        if known:
+            history = parameter_history(signatures, known[0])
+            if history:
+                entry["p"] = history
+        entries[name] = entry
+    for name, target in aliases(origins, entries).items():
+        entries[name]["a"] = target
+    table = sorted(kinds)
+    for entry in entries.values():
+        entry["k"] = table.index(entry["k"])
+    measured = [
+        {"torch": surfaces[v]["provenance"]["torch"], "python": surfaces[v]["provenance"]["python"]} if v in surfaces else None
+        for v in releases
+    ]
+    grouped: dict[str, dict[str, Any]] = {}
+    for name, entry in entries.items():
+        parent, _, leaf = name.rpartition(".")
+        grouped.setdefault(parent, {})[leaf] = entry
+    return {"format": FORMAT, "releases": releases, "measured": measured, "kinds": table, "names": grouped}
+
+
+def flat_names(index: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The index's names as full dotted paths -> entries."""
+    return {f"{parent}.{leaf}" if parent else leaf: entry for parent, leaves in index["names"].items() for leaf, entry in leaves.items()}
+
+
+def encode_index(index: dict[str, Any]) -> bytes:
+    """The index as compact JSON with sorted keys and a final newline."""
+    return (json.dumps(index, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def load_surfaces(surfaces_dir: Path, releases: list[str]) -> dict[str, dict[str, Any]]:
+    """Every stored surface of the given releases."""
+    return {v: read_surface(surface_path(v, surfaces_dir)) for v in releases if surface_path(v, surfaces_dir).exists()}
+
+
+def main(argv: list[str]) -> int:
+    """Write data/api/index.json from every stored surface and report its size."""
+    releases = release_versions()
+    surfaces = load_surfaces(SURFACES_DIR, releases)
+    if not surfaces:
+        raise SystemExit(f"no surface in {SURFACES_DIR.relative_to(PROJECT_DIR)}: run `make api` first")
+    index = build_index(surfaces, releases)
+    data = encode_index(index)
+    INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
+    if not INDEX_PATH.exists() or INDEX_PATH.read_bytes() != data:
+        INDEX_PATH.write_bytes(data)
+    print(
+        f"{INDEX_PATH.relative_to(PROJECT_DIR)}: {len(flat_names(index))} names from {len(surfaces)} of {len(releases)} releases "
+        f"({', '.join(v for v in releases if v in surfaces)}); {len(data)} bytes, {len(gzip.compress(data, 9))} gzipped",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
