@@ -519,11 +519,11 @@ def budgets(rows: list[Row], real: RealData, lighthouse_results: dict) -> list[t
     slowest, median = max(lookup.answers_ms), statistics.median(lookup.answers_ms)
     answers = f"median {median:.1f} ms, slowest {slowest:.1f} ms of {len(lookup.answers_ms)} answers"
     found.append(("An API lookup answers within 50 ms on a CPU slowed 4x (simulated mobile)", _verdict(slowest <= 50, answers)))
-    found.append(_latency_budget("A data edit visible in the browser under `make serve`, real data", real.data_edits.painted, 1.0))
+    found.append(_latency_budget("A data edit visible in the browser under `make serve`, real data", real.data_edits.painted, 2.0))
     if 64 in by_size:
         latencies = by_size[64].serve_edits.painted
         found.append(_latency_budget("A data edit visible in the browser under `make serve`, 64 releases", latencies, 2.0))
-    found.append(_latency_budget(f"A template edit (`{TEMPLATE}`) visible in the browser, real data", real.template_edits.painted, 2.0))
+    found.append(_latency_budget(f"A template edit (`{TEMPLATE}`) visible in the browser, real data", real.template_edits.painted, 5.0))
     heaviest = max([row.weights.release_gzip_kb for row in rows] + [real.weights.release_gzip_kb])
     found.append(("A release page under 100 KB gzip", _verdict(heaviest < 100, f"largest {heaviest:.0f} KB gzip")))
     index = max([row.weights.search_gzip_kb for row in rows] + [real.weights.search_gzip_kb])
