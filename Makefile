@@ -1,14 +1,15 @@
 # PyTorch Release Atlas: every task a person or CI runs.
 # `make serve` and `make test` set up everything they need on a fresh machine.
+# `make help` lists every target with its description (the `## ` comment after its name).
 
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build check test lint published examples api api-index builds pypi wheels install-commands new-release bench lighthouse browser requirements clean
+.PHONY: serve build check test lint published examples api api-index builds pypi wheels install-commands new-release bench lighthouse browser requirements clean help
 
-serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/$(SITE_PREFIX)/; an edit re-renders only what it changes (macros/plugin/preview.py)
+serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/pytorch-release-atlas/; a save renders again only the pages whose source changed (macros/plugin/preview.py)
 	$(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 build: $(VENV)/.installed  ## Build the site with --strict into site/ (reproducible: dated by the last commit)
@@ -23,7 +24,7 @@ test: $(VENV)/.installed-test browser  ## Set up and run every test: data check,
 	$(PYTHON) -m ruff format --check .
 	$(PYTHON) -m pytest
 
-lint: $(VENV)/.installed-test
+lint: $(VENV)/.installed-test  ## Run ruff's checks and its format check on the whole repository (part of make test)
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
 
@@ -51,7 +52,7 @@ install-commands: $(VENV)/.installed  ## Write data/builds/install.yaml from the
 	@test -n '$(PAGES)' || { echo 'usage: make install-commands PAGES='"'"'--page previous-versions.md --read-from "owner/repo path at commit …"'"'"; exit 2; }
 	$(PYTHON) -m tools.builds.install $(PAGES)
 
-new-release: $(VENV)/.installed  ## Draft data/releases/$(VERSION).yaml for a release on PyPI: reads PyPI again, measures its API and Linux wheel, then writes what a machine can read and marks the rest TODO(new-release), which the build refuses
+new-release: $(VENV)/.installed  ## Draft data/releases/X.Y.yaml for the release VERSION=X.Y on PyPI: reads PyPI again, measures its API and Linux wheel, then writes what a machine can read and marks the rest TODO(new-release), which the build refuses
 	@test -n "$(VERSION)" || { echo "usage: make new-release VERSION=2.16"; exit 2; }
 	$(PYTHON) -m tools.builds.pypi
 	$(PYTHON) -m tools.api.extract $(VERSION); status=$$?; $(PYTHON) -m tools.api.index && test $$status = 0
@@ -85,5 +86,8 @@ requirements: $(VENV)/.installed-test  ## Re-pin requirements*.txt from the dire
 	  CUSTOM_COMPILE_COMMAND="make requirements" $(VENV)/bin/pip-compile --quiet --annotation-style=line --strip-extras --no-emit-index-url --no-emit-find-links \
 	    --output-file $$name.txt $$name.in; done
 
-clean:
+clean:  ## Delete the built site (site/) and pytest's cache
 	rm -rf site .pytest_cache
+
+help:  ## List every target with what it does (read from this Makefile)
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":[^#]*## "}; {printf "%-17s %s\n", $$1, $$2}'

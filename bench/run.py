@@ -160,7 +160,7 @@ def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) ->
     project = root / ("baseline-stack" if macros_plugin else "baseline-bare")
     docs = project / "docs"
     shutil.copytree(pipeline / "docs", docs)
-    shutil.copy(pipeline / "README.md", project / "README.md")
+    shutil.copy(pipeline / "ARCHITECTURE.md", project / "ARCHITECTURE.md")
     shutil.copytree(pipeline / "overrides", project / "overrides")
     atlas = load_atlas(pipeline / "data")
     languages = translated_languages(pipeline / "data")

@@ -19,7 +19,7 @@ from macros.views.indexes import Lifecycle
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 DATA_DIR = PROJECT_DIR / "data"
-README_SECTIONS = ("data-format",)
+ARCHITECTURE_SECTIONS = ("data-format",)
 
 
 def release_table(site: GeneratedSite, language: str = ENGLISH) -> str:
@@ -109,14 +109,14 @@ def feature_badge(site: GeneratedSite, feature_id: str) -> str:
     return f"[![{plain(lifecycle.title)}]({urls.feature_badge(feature_id)})]({lifecycle.doc_path})"
 
 
-def readme_section(site: GeneratedSite, name: str) -> str:
-    """The part of README.md between `<!-- section:NAME -->` and `<!-- /section:NAME -->` (one of README_SECTIONS),
-    so a hand-written page can show it without a copy; no other file can be named."""
-    if name not in README_SECTIONS:
-        raise ValueError(f"readme_section({name!r}): expected one of {', '.join(README_SECTIONS)}")
-    readme = (PROJECT_DIR / "README.md").read_text(encoding="utf-8")
+def architecture_section(site: GeneratedSite, name: str) -> str:
+    """The part of ARCHITECTURE.md between `<!-- section:NAME -->` and `<!-- /section:NAME -->` (one of
+    ARCHITECTURE_SECTIONS), so a hand-written page can show it without a copy; no other file can be named."""
+    if name not in ARCHITECTURE_SECTIONS:
+        raise ValueError(f"architecture_section({name!r}): expected one of {', '.join(ARCHITECTURE_SECTIONS)}")
+    text = (PROJECT_DIR / "ARCHITECTURE.md").read_text(encoding="utf-8")
     start, end = f"<!-- section:{name} -->\n", f"<!-- /section:{name} -->"
-    return readme.split(start, 1)[1].split(end, 1)[0]
+    return text.split(start, 1)[1].split(end, 1)[0]
 
 
 def _counts(site: GeneratedSite) -> dict[str, int]:
@@ -150,7 +150,7 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     feature_stage: lambda site: site.lifecycles,
     translation_coverage: None,
     feature_badge: lambda site: site.lifecycles,
-    readme_section: lambda site: README_SECTIONS,
+    architecture_section: lambda site: ARCHITECTURE_SECTIONS,
 }
 
 

@@ -28,7 +28,7 @@ PREFIX = urlsplit(PRODUCTION_URL).path  # "/pytorch-release-atlas/"
 SHARED_EPOCH = "1767225600"  # 2026-01-01T00:00:00Z
 
 
-SITE_SOURCES = ("mkdocs.yml", "docs", "macros", "overrides", "README.md")
+SITE_SOURCES = ("mkdocs.yml", "docs", "macros", "overrides", "ARCHITECTURE.md")
 
 
 def copy_site_sources(destination: Path, *, with_data: bool) -> Path:

@@ -2,7 +2,7 @@
 
 For each torch release a block needs, one at a time: make a throw-away virtualenv with a Python that the
 release has wheels for, install `torch==X.Y.*` from PyPI (and the packages its blocks name), run or check each
-block in its own process (`example_worker.py`, with a timeout; a distributed block in several local processes, as
+block in its own process (`worker.py`, with a timeout; a distributed block in several local processes, as
 torchrun would start them), then delete the environment. A block that cannot run here is compiled, its torch names
 resolved in the installed torch and its keyword arguments held to the release's measured signatures
 (data/api/surfaces/). An example and a change's `after` run on their own release, a change's `before` on the release

@@ -1,6 +1,6 @@
 """Run or statically check one code block inside a release's throw-away virtualenv (Python 3.7 and later).
 
-`python example_worker.py < request.json` reads the block and what it claims as one JSON object (mode, version, code,
+`python worker.py < request.json` reads the block and what it claims as one JSON object (mode, version, code,
 setup, raises, warns) and prints one JSON object: the outcome, a detail and the number of claims checked. The file
 imports nothing from the project: it runs under the Python of the release it checks.
 `run` executes the setup, then the block statement by statement, comparing each output comment doctest-style and
