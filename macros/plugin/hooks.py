@@ -31,7 +31,7 @@ from macros.plugin.highlighting import RememberingHighlightExtension  # noqa: E4
 from macros.plugin.page_macros import every_output  # noqa: E402
 from macros.plugin.searching import index_lightly  # noqa: E402
 from macros.plugin.theme import split_search_index, theme_globals, without_absent_editions, write_edition_sitemaps  # noqa: E402
-from macros.render.pages import GeneratedSite  # noqa: E402
+from macros.render.pages import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.render.sanitize import PageSanitizer  # noqa: E402
 from macros.render.site import generate_checked  # noqa: E402
 from macros.views.urls import WORDS_SCRIPT  # noqa: E402
@@ -124,7 +124,9 @@ def on_page_content(html: str, page, config: MkDocsConfig, files: Files) -> str:
 @event_priority(100)  # before any plugin could read a page's content
 def on_env(env: jinja2.Environment, config: MkDocsConfig, files: Files) -> jinja2.Environment:
     """Give every page its sanitized HTML (and, in a preview, the pages it skipped their last state); give theme
-    templates the covered releases (the 404 page lists them) and the editions (the language switch)."""
+    templates the covered releases (the 404 page lists them) and the editions (the language switch), and keep their
+    compiled code between builds (MkDocs makes the theme's environment anew for each)."""
+    env.bytecode_cache = COMPILED_TEMPLATES
     atlas.sanitizer.apply()
     if atlas.preview is not None:
         atlas.preview.restore(atlas.nav, files, config)
