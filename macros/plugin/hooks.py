@@ -30,6 +30,7 @@ from macros.data.yamlfile import DataErrors  # noqa: E402
 from macros.plugin.highlighting import RememberingHighlightExtension  # noqa: E402
 from macros.plugin.page_macros import every_output  # noqa: E402
 from macros.plugin.searching import index_lightly  # noqa: E402
+from macros.plugin.session import SITE_CACHE  # noqa: E402
 from macros.plugin.theme import split_search_index, theme_globals, without_absent_editions, write_edition_sitemaps  # noqa: E402
 from macros.render.pages import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.render.sanitize import PageSanitizer  # noqa: E402
@@ -82,7 +83,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     highlighter that remembers code blocks."""
     try:
         atlas.site = generate_checked(
-            DATA_DIR, site_url=config.site_url or "/", repository=config.extra.get("repository", ""), keep_pages=atlas.preview is not None
+            DATA_DIR,
+            site_url=config.site_url or "/",
+            repository=config.extra.get("repository", ""),
+            cache=SITE_CACHE,
+            keep_pages=atlas.preview is not None,
         )
     except DataErrors as errors:
         raise PluginError(str(errors)) from None

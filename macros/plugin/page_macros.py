@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from macros.data.markup import plain
+from macros.plugin.session import SITE_CACHE
 from macros.render.pages import GeneratedSite, badge_maker
 from macros.render.site import generate_checked
 from macros.views import urls
@@ -182,7 +183,10 @@ def define_env(env) -> None:
     """Register the macros with mkdocs-macros; each reads the site of the current data."""
 
     def site() -> GeneratedSite:
-        return generate_checked(DATA_DIR, site_url=env.conf["site_url"] or "/", repository=env.conf["extra"].get("repository", ""))
+        conf = env.conf
+        return generate_checked(
+            DATA_DIR, site_url=conf["site_url"] or "/", repository=conf["extra"].get("repository", ""), cache=SITE_CACHE
+        )
 
     def language() -> str:
         """The edition of the page being rendered: its language folder (`zh/about.md`), else English."""

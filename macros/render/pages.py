@@ -198,17 +198,9 @@ def generate_site(
     )
 
 
-_last_tool_files: tuple[tuple, dict[str, str]] | None = None
-
-
 def _tool_files(atlas: Atlas, catalog: ApiCatalog, builds: Builds | None, lifecycles: dict, patches: dict, site_url: str) -> dict[str, str]:
-    """The files read by tools (API index and mentions, releases JSON, feed, schemas), made from the data alone: given
-    again while the data read is the very same as the last call's (a template edit under `make serve`)."""
-    global _last_tool_files
-    read = (atlas, catalog, builds)
-    if _last_tool_files is not None and _same_read(_last_tool_files[0], (read, site_url)):
-        return _last_tool_files[1]
-    files = {
+    """The files read by tools (API index and mentions, releases JSON, feed, schemas), made from the data alone."""
+    return {
         urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA)),
         urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
         urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
@@ -220,13 +212,6 @@ def _tool_files(atlas: Atlas, catalog: ApiCatalog, builds: Builds | None, lifecy
         ),
         **exports.schema_files(),
     }
-    _last_tool_files = ((read, site_url), files)
-    return files
-
-
-def _same_read(last: tuple, now: tuple) -> bool:
-    """Whether two calls read the very same data objects for the same site URL."""
-    return last[1] == now[1] and all(a is b for a, b in zip(last[0], now[0], strict=True))
 
 
 @dataclass(frozen=True, slots=True)

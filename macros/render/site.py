@@ -1,15 +1,15 @@
-"""One build: load the data, generate the site, check that it serves every published URL.
+"""One build: read the data, generate the site, check that it serves every published URL.
 
-The hook and the page macros both ask for the site of the current data; it is generated once while the
-data files and templates stay as they are, and the data is read once while its files stay as they are (an edit of a
-template under `make serve` generates the site again from the data already read).
+`generate_checked` reads and generates anew on each call. A process that builds again and again (`make serve`) hands
+down one `SiteCache`, which gives the same site again while the data files and templates are unchanged, reads the data
+again only when a data file changed (a template edit generates the site from the data already read), and lets pages that
+read nothing changed be kept (macros/render/kept_pages.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import NamedTuple
 
 from macros.data.api_catalog import ApiCatalog, load_catalog
 from macros.data.builds_catalog import Builds, load_builds
@@ -22,51 +22,65 @@ from macros.render.registry import check_registry
 from macros.views.edition import Edition, translated_edition
 
 
-class _Data(NamedTuple):
-    """What the site is generated from, read from the data folder."""
+@dataclass(frozen=True, slots=True)
+class SiteData:
+    """Everything the site is generated from, read from the data folder."""
 
     atlas: Atlas
-    catalog: ApiCatalog
+    catalog: ApiCatalog | None
     builds: Builds | None
     translations: tuple[Edition, ...]
 
 
-_last: tuple[tuple, GeneratedSite] | None = None
-_last_data: tuple[tuple, _Data] | None = None
+def read_site_data(data_dir: Path) -> SiteData:
+    """Read and check every file under `data_dir`; raises DataErrors with every mistake found."""
+    atlas = load_atlas(data_dir)
+    translations = tuple(translated_edition(atlas, data_dir, language) for language in translated_languages(data_dir))
+    return SiteData(atlas, load_catalog(data_dir), load_builds(data_dir), translations)
 
 
-def _files_state(folder: Path) -> tuple:
+class SiteCache:
+    """The last site generated and the data it was read from, for a process that builds again (`make serve`)."""
+
+    def __init__(self) -> None:
+        self.site_key: tuple | None = None
+        self.site: GeneratedSite | None = None
+        self.data_key: tuple | None = None
+        self.data: SiteData | None = None
+
+    def data_of(self, data_dir: Path, states: tuple) -> SiteData:
+        """The data of `data_dir`, whose files are in `states`: read again only when they changed since the last call.
+        Each translated edition is given with no interface words asked for yet, which the next generation records."""
+        if self.data is None or self.data_key != (data_dir, states):
+            self.data, self.data_key = read_site_data(data_dir), (data_dir, states)
+        return replace(self.data, translations=tuple(replace(edition, unknown_words=set()) for edition in self.data.translations))
+
+
+def files_state(folder: Path) -> tuple:
     """Each file under `folder` with its size and modification time: a change to any of them changes this."""
     paths = sorted(path for path in folder.rglob("*") if path.is_file())
     return tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in paths)
 
 
-def _read_data(data_dir: Path, states: tuple) -> _Data:
-    """The data of `data_dir`, whose files are in `states`: read again only when they changed since the last call.
-    Each translated edition is given with no interface words asked for yet, which the next generation records."""
-    global _last_data
-    if _last_data is None or _last_data[0] != (data_dir, states):
-        atlas = load_atlas(data_dir)
-        translations = tuple(translated_edition(atlas, data_dir, language) for language in translated_languages(data_dir))
-        _last_data = ((data_dir, states), _Data(atlas, load_catalog(data_dir), load_builds(data_dir), translations))
-    data = _last_data[1]
-    return data._replace(translations=tuple(replace(edition, unknown_words=set()) for edition in data.translations))
-
-
 def generate_checked(
-    data_dir: Path, *, site_url: str, repository: str = "", check_published: bool = True, keep_pages: bool = False
+    data_dir: Path,
+    *,
+    site_url: str,
+    repository: str = "",
+    check_published: bool = True,
+    cache: SiteCache | None = None,
+    keep_pages: bool = False,
 ) -> GeneratedSite:
     """The site generated from `data_dir`, after checking the published URLs (unless told not to); raises DataErrors.
 
-    With `keep_pages` (the serve preview), the pages that read nothing changed since an earlier call of this process
-    (release, feature and topic pages, the grids) are given again instead of rendered (macros/render/kept_pages.py); the site
-    is the same either way."""
-    global _last
-    data_states, template_states = _files_state(data_dir), _files_state(TEMPLATE_DIR)
+    With a `cache`, the site of an earlier call is given again while nothing it was made from changed; with `keep_pages`
+    too (the preview), the pages that read nothing changed since an earlier call (release, feature and topic pages, the
+    grids) are given again instead of rendered. The site is the same either way."""
+    data_states, template_states = files_state(data_dir), files_state(TEMPLATE_DIR)
     key = (data_dir, site_url, repository, check_published, data_states, template_states)
-    if _last is not None and _last[0] == key:
-        return _last[1]
-    data = _read_data(data_dir, data_states)
+    if cache is not None and cache.site_key == key:
+        return cache.site
+    data = cache.data_of(data_dir, data_states) if cache is not None else read_site_data(data_dir)
     site = generate_site(
         data.atlas,
         site_url=site_url,
@@ -74,9 +88,10 @@ def generate_checked(
         catalog=data.catalog,
         builds=data.builds,
         translations=data.translations,
-        input_states=InputStates.of(data_states + template_states, data_dir, TEMPLATE_DIR) if keep_pages else None,
+        input_states=InputStates.of(data_states + template_states, data_dir, TEMPLATE_DIR) if cache and keep_pages else None,
     )
     if check_published:
         check_registry(site.published, site.atlas.redirects, data_dir)
-    _last = (key, site)
+    if cache is not None:
+        cache.site_key, cache.site = key, site
     return site

@@ -11,8 +11,7 @@ import pytest
 
 from macros.data.model import Atlas
 from macros.render import kept_pages
-from macros.render import site as build
-from macros.render.site import generate_checked
+from macros.render.site import SiteCache, files_state, generate_checked
 from macros.views.urls import RELEASES_JSON
 from tests.conftest import REAL_DATA
 
@@ -71,15 +70,13 @@ def data(tmp_path_factory) -> Path:
     return data
 
 
-def test_kept_pages_are_the_pages_a_first_build_renders_after_every_kind_of_edit(data, monkeypatch):
-    previous = generate_checked(data, site_url="/", check_published=False, keep_pages=True)
+def test_kept_pages_are_the_pages_a_first_build_renders_after_every_kind_of_edit(data):
+    cache = SiteCache()
+    previous = generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True)
     for step, (relative, old, new, after, some_kept) in EDITS.items():
         _replace(data, relative, old, new, after=after)
-        kept = generate_checked(data, site_url="/", check_published=False, keep_pages=True)
-        monkeypatch.setattr(build, "_last", None)  # the same files again, read anew and every page rendered
-        monkeypatch.setattr(build, "_last_data", None)
-        fresh = generate_checked(data, site_url="/", check_published=False)
-        monkeypatch.setattr(build, "_last", None)
+        kept = generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True)
+        fresh = generate_checked(data, site_url="/", check_published=False)  # no cache: read anew, every page rendered
         differing = sorted(path for path in fresh.pages if kept.pages.get(path) != fresh.pages[path])
         assert not differing, f"after {step}, kept pages differ from rendered ones: {differing[:10]}"
         assert kept.pages.keys() == fresh.pages.keys() and kept.files == fresh.files, step
@@ -91,24 +88,24 @@ def test_kept_pages_are_the_pages_a_first_build_renders_after_every_kind_of_edit
     assert fresh.editions["zh"].unknown_words == {"Feature matrix", "Part of [%(name)s](%(link)s)."}
 
 
-def test_the_data_is_read_again_only_when_its_files_change(tmp_path, monkeypatch):
-    """A template edit under `make serve` generates the site from the data already read, with the files for tools made
-    from it; each generation starts with no interface words asked for."""
+def test_the_data_is_read_again_only_when_its_files_change(tmp_path):
+    """A template edit under `make serve` generates the site from the data already read; each generation starts with
+    no interface words asked for."""
     data = tmp_path / "data"
     shutil.copytree(REAL_DATA, data)
-    monkeypatch.setattr(build, "_last", None)
-    monkeypatch.setattr(build, "_last_data", None)
-    first = build._read_data(data, build._files_state(data))
+    cache = SiteCache()
+    first = cache.data_of(data, files_state(data))
     first.translations[0].unknown_words.add("a word asked for by the last generation")
-    again = build._read_data(data, build._files_state(data))
+    again = cache.data_of(data, files_state(data))
     assert again.atlas is first.atlas and again.catalog is first.catalog and again.builds is first.builds
     assert again.translations[0].atlas is first.translations[0].atlas and again.translations[0].unknown_words == set()
-    site = generate_checked(data, site_url="/", check_published=False, keep_pages=True)
-    monkeypatch.setattr(build, "_last", None)  # as after a template edit: the site generated again, the data unchanged
-    regenerated = generate_checked(data, site_url="/", check_published=False, keep_pages=True)
-    assert regenerated.atlas is site.atlas and regenerated.files[RELEASES_JSON] is site.files[RELEASES_JSON]
+    site = generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True)
+    assert generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True) is site
+    cache.site_key = None  # as after a template edit: the site generated again, the data unchanged
+    regenerated = generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True)
+    assert regenerated is not site and regenerated.atlas is site.atlas and regenerated.files[RELEASES_JSON] == site.files[RELEASES_JSON]
     _replace(data, "releases/1.1.yaml", "title: Native", "title: Natively")
-    edited = generate_checked(data, site_url="/", check_published=False, keep_pages=True)
+    edited = generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True)
     assert edited.atlas is not site.atlas and edited.files[RELEASES_JSON] != site.files[RELEASES_JSON]
     assert "Natively" in edited.files[RELEASES_JSON]
 

@@ -18,7 +18,6 @@ from macros.data.texts import text_hash, visible_texts, with_texts
 from macros.data.translations import coverage, load_translations
 from macros.data.yamlfile import DataErrors
 from macros.render import pages as generate
-from macros.render import site as build
 from macros.render.site import generate_checked
 from macros.views import api_reference as reference
 from macros.views.edition import interface_problem, translated_edition
@@ -277,7 +276,6 @@ def test_a_translated_edition_rendered_by_the_forked_process_is_the_one_rendered
     forked = generate_checked(data, site_url="/", check_published=False)
     assert [list(found) for found in sent] == [["zh"]], "the Chinese edition came from the forked process"
     monkeypatch.setattr(generate, "CAN_FORK", False)
-    monkeypatch.setattr(build, "_last", None)  # generate again from the same files
     monkeypatch.setattr(reference, "_rendered", {})  # and render the API reference again, here
     here = generate_checked(data, site_url="/", check_published=False)
     assert len(sent) == 1
