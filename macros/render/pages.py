@@ -299,95 +299,131 @@ def _all_editions(
     return made, from_english
 
 
-def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionPages:
-    """Render one edition: every generated page of the site in its language, with its texts."""
-    atlas = edition.atlas
-    env = template_environment()
-    env.install_gettext_callables(edition.gettext, edition.ngettext, newstyle=True)
-    env.filters |= {  # set per edition: the labels are data, and the words are the edition's
-        "badge": _never_folded(badge_maker(atlas.labels, edition)),
-        "shown": _never_folded(lambda stage: shown_stage(atlas.labels, stage, edition)),
-        "long_date": _never_folded(edition.long_date),
-        "check_summary": _never_folded(lambda result: check_summary(result, edition)),
-    }
-    lifecycles = indexes.build_lifecycles(atlas)
-    moved = indexes.stage_changes(atlas, lifecycles)
-    sources_by_release = {r.version: {s.url: s for s in r.sources} for r in atlas.releases}
-    common = {
-        "atlas": atlas,
-        "edition": edition,
-        "lifecycles": lifecycles,
-        "label_order": atlas.labels.order,
-        "stage_order": indexes.stage_order(atlas),
-        "missing_releases": indexes.missing_releases(atlas),
-        "repository": shared.repository,
-    }
+@dataclass
+class _EditionRender:
+    """What every page of one edition is rendered with: its texts, the shared inputs, the lifecycles, the Jinja
+    environment set to its words, and the pages it may keep from an earlier build (`make serve`)."""
 
-    def render(template: str, **context: object) -> str:
-        return env.get_template(template).render({**common, **context})
+    edition: Edition
+    shared: _Shared
+    slots: HtmlSlots
+    env: Environment
+    lifecycles: dict[str, indexes.Lifecycle]
+    common: dict
+    view: AtlasView
+    kept: KeptPages | None
 
-    view = AtlasView.of(atlas)  # what a page that can be kept may read of the atlas, whether kept or not
-    kept = None
-    if shared.input_states:
-        every_page_reads = (view.releases, shared.site_url, shared.repository)  # the label and stage orders: from shared files
-        kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words, templates_reached)
+    @classmethod
+    def of(cls, edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionRender:
+        atlas = edition.atlas
+        env = template_environment()
+        env.install_gettext_callables(edition.gettext, edition.ngettext, newstyle=True)
+        env.filters |= {  # set per edition: the labels are data, and the words are the edition's
+            "badge": _never_folded(badge_maker(atlas.labels, edition)),
+            "shown": _never_folded(lambda stage: shown_stage(atlas.labels, stage, edition)),
+            "long_date": _never_folded(edition.long_date),
+            "check_summary": _never_folded(lambda result: check_summary(result, edition)),
+        }
+        lifecycles = indexes.build_lifecycles(atlas)
+        common = {
+            "atlas": atlas,
+            "edition": edition,
+            "lifecycles": lifecycles,
+            "label_order": atlas.labels.order,
+            "stage_order": indexes.stage_order(atlas),
+            "missing_releases": indexes.missing_releases(atlas),
+            "repository": shared.repository,
+        }
+        view = AtlasView.of(atlas)  # what a page that can be kept may read of the atlas, whether kept or not
+        kept = None
+        if shared.input_states:
+            every_page_reads = (view.releases, shared.site_url, shared.repository)  # the label and stage orders: shared files
+            kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words, templates_reached)
+        return cls(edition, shared, slots, env, lifecycles, common, view, kept)
 
-    def render_kept(path: str, template: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
-        return kept.page(edition.prefix + path, template, reads, values, made) if kept else made()
+    @property
+    def atlas(self) -> Atlas:
+        return self.edition.atlas
 
-    reference, api_changes, patches, builds, site_url = shared.reference, shared.api_changes, shared.patches, shared.builds, shared.site_url
-    pages = {urls.RELEASES_INDEX: render("releases_index.md.j2")}
+    def render(self, template: str, **context: object) -> str:
+        return self.env.get_template(template).render({**self.common, **context})
+
+    def render_kept(self, path: str, template: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
+        """A page that may be given again while the releases it `reads` and its `values` are unchanged."""
+        return self.kept.page(self.edition.prefix + path, template, reads, values, made) if self.kept else made()
+
+
+def _release_pages(r: _EditionRender) -> dict[str, str]:
+    """The index of releases, and one page per release."""
+    atlas, view, shared = r.atlas, r.view, r.shared
+    moved = indexes.stage_changes(atlas, r.lifecycles)
+    builds = shared.builds
 
     def release_page(index: int, release: Release, its_lifecycles: dict[str, indexes.Lifecycle]) -> str:
-        return render(
+        return r.render(
             "release.md.j2",
             atlas=view,
             lifecycles=its_lifecycles,
             release=release,
-            sources=sources_by_release[release.version],
+            sources={source.url: source for source in release.sources},
             moved=moved[release.version],
             overview=indexes.release_overview(atlas, release),
             previous=view.releases[index - 1] if index else None,
             next=view.releases[index + 1] if index + 1 < len(view.releases) else None,
-            api_changes=api_changes.get(release.version),
-            patch_releases=patches[release.version],
+            api_changes=shared.api_changes.get(release.version),
+            patch_releases=shared.patches[release.version],
             platform_names=PLATFORM_NAMES,
             install_source=builds.install["source"] if builds else "",
         )
 
+    pages = {urls.RELEASES_INDEX: r.render("releases_index.md.j2")}
     for index, release in enumerate(atlas.releases):
-        path, its_lifecycles = urls.release_doc(release.version), {feature.id: lifecycles[feature.id] for feature in release.features}
+        path, its_lifecycles = urls.release_doc(release.version), {feature.id: r.lifecycles[feature.id] for feature in release.features}
         made = functools.partial(release_page, index, release, its_lifecycles)
-        pages[path] = render_kept(path, "release.md.j2", [release.version], (its_lifecycles, moved[release.version]), made)
-    by_topic = {topic.id: indexes.topic_lifecycles(atlas, lifecycles, topic.id) for topic in atlas.topics}
-    sizes = {topic_id: len(chosen) for topic_id, chosen in by_topic.items()}
-    pages[urls.TOPICS_INDEX] = render("topics_index.md.j2", topic_sizes=sizes)
-    every_lifecycle = tuple(lifecycles.values())  # what the matrix and the features index show
+        pages[path] = r.render_kept(path, "release.md.j2", [release.version], (its_lifecycles, moved[release.version]), made)
+    return pages
+
+
+def _topic_pages(r: _EditionRender, topic_sizes: dict[str, int]) -> dict[str, str]:
+    """The index of topics, and one grid per topic."""
+    atlas = r.atlas
+    pages = {urls.TOPICS_INDEX: r.render("topics_index.md.j2", topic_sizes=topic_sizes)}
     for topic in atlas.topics:
-        path, chosen, entries = urls.topic_doc(topic.id), by_topic[topic.id], indexes.topic_entries(atlas, topic.id)
+        path, chosen, entries = (
+            urls.topic_doc(topic.id),
+            indexes.topic_lifecycles(atlas, r.lifecycles, topic.id),
+            indexes.topic_entries(atlas, topic.id),
+        )
         since = min((Version(lc.stages[0].version) for lc in chosen), default=None)
-        columns = indexes.grid_columns(chosen, indexes.release_columns(atlas, since=since), common["missing_releases"])
-        stages = indexes.stages_shown(atlas, chosen)
+        columns = indexes.grid_columns(chosen, indexes.release_columns(atlas, since=since), r.common["missing_releases"])
         platform_releases = atlas.newest_first if topic.platform else ()  # each release's platform facts, on its page
         made = functools.partial(
-            render,
+            r.render,
             "topic.md.j2",
-            atlas=view,
+            atlas=r.view,
             lifecycles={},
             topic=topic,
             topic_lifecycles=chosen,
             entries=entries,
             columns=columns,
-            stages=stages,
+            stages=indexes.stages_shown(atlas, chosen),
             platform_titles=PLATFORM_TITLES,
             platform_releases=platform_releases,
         )
         reads = [release.version for release, _, _ in entries] + [release.version for release in platform_releases]
-        pages[path] = render_kept(path, "topic.md.j2", reads, (chosen,), made)  # its columns and stages: from these and the versions
-    made = functools.partial(render, "features_index.md.j2", atlas=view)
-    pages[urls.FEATURES_INDEX] = render_kept(urls.FEATURES_INDEX, "features_index.md.j2", [], (every_lifecycle,), made)
+        pages[path] = r.render_kept(path, "topic.md.j2", reads, (chosen,), made)  # its columns and stages: from these and the versions
+    return pages
+
+
+def _feature_pages(r: _EditionRender, histories: dict[str, indexes.FeatureHistory]) -> tuple[dict[str, str], dict[str, str]]:
+    """The index of features and one page per feature record; and the files that go with them: each feature's badge,
+    and for a feature without a page of its own, the redirect to its entry or record."""
+    atlas, edition, reference = r.atlas, r.edition, r.shared.reference
+    pages = {}
+    made = functools.partial(r.render, "features_index.md.j2", atlas=r.view)
+    pages[urls.FEATURES_INDEX] = r.render_kept(urls.FEATURES_INDEX, "features_index.md.j2", [], (tuple(r.lifecycles.values()),), made)
     files = {}
-    for lifecycle in lifecycles.values():
+    for lifecycle in r.lifecycles.values():
         latest = lifecycle.latest
         files[urls.feature_badge(lifecycle.id)] = exports.feature_badge(
             lifecycle.title, atlas.labels.shown(latest.stage), latest.stage, latest.version
@@ -398,22 +434,21 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
 
     def feature_page(history: indexes.FeatureHistory, parent: FeatureRecord | None, has_badge: bool) -> str:
         apis = cited_apis(reference, [*(f"`{name}`" for name in history.record.apis), *_entry_texts(history)])
-        return render(
+        return r.render(
             "feature.md.j2",
-            atlas=view,
+            atlas=r.view,
             lifecycles={},
             history=history,
             parent=parent,
-            site_url=site_url,
+            site_url=r.shared.site_url,
             apis=apis,
             reference=reference,
             has_badge=has_badge,
         )
 
-    histories = indexes.feature_histories(atlas, lifecycles)
     for history in histories.values():
         latest = history.latest
-        if history.id not in lifecycles and latest:  # a record whose own entries give it a stage
+        if history.id not in r.lifecycles and latest:  # a record whose own entries give it a stage
             shown = atlas.labels.shown(latest.stage)
             files[urls.feature_badge(history.id)] = exports.feature_badge(history.record.name, shown, latest.stage, latest.release.version)
         path, has_badge = urls.feature_doc(history.id), urls.feature_badge(history.id) in files
@@ -421,55 +456,91 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         made = functools.partial(feature_page, history, parent, has_badge)
         # The releases with an entry about it or its parts: an edit that adds or takes away one changes that release.
         reads = [appearance.release.version for appearance in history.everything]
-        pages[path] = render_kept(path, "feature.md.j2", reads, (parent, has_badge), made)
-    stages, components = indexes.stages_shown(atlas, every_lifecycle), sorted({lc.component for lc in every_lifecycle})
-    columns = indexes.grid_columns(every_lifecycle, indexes.release_columns(atlas), common["missing_releases"])
-    made = functools.partial(render, "matrix.md.j2", atlas=view, stages=stages, components=components, columns=columns)
-    pages[urls.MATRIX] = render_kept(urls.MATRIX, "matrix.md.j2", [], (every_lifecycle,), made)
-    pages[urls.UPGRADE] = render(
-        "upgrade.md.j2", steps=indexes.upgrade_steps(atlas, lifecycles), deprecated_in=indexes.deprecated_in(atlas), api_changes=api_changes
-    )
-    pages[urls.PLATFORMS] = render(
-        "platforms.md.j2",
-        python_lookup=indexes.platform_lookup(atlas, "python"),
-        cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
-        rocm_lookup=indexes.platform_lookup(atlas, "rocm"),
-        libraries=indexes.companion_libraries(atlas),
-        companion_lookup=indexes.companion_lookup(atlas),
-    )
-    if builds:
-        platforms, pythons = resolver_choices(builds)
-        pages[urls.WILL_IT_RUN] = render("will_it_run.md.j2", builds=builds, patches=patches, platforms=platforms, pythons=pythons)
-        files[urls.COMPATIBILITY] = compatibility_json(atlas, builds, site_url=site_url)
-    if atlas.errors:
-        pages[urls.ERRORS_INDEX] = render("errors_index.md.j2")
-        pages |= {urls.error_doc(error.id): render("error.md.j2", error=error) for error in atlas.errors}
-    pages |= reference_pages(reference, render, slots, templates=_template_state(REFERENCE_TEMPLATES), edition=edition.language)
-    fragments = {
-        "release_table": render("_release_table.md.j2", root=""),
-        "label_schemes": render("_label_schemes.md.j2"),
-        "label_glosses": render("_label_glosses.md.j2", glosses=edition.glosses),
-        "example_counts": render("_example_counts.md.j2", root=""),
-        "topic_table": render("_topic_table.md.j2", root="", topic_sizes=sizes),
-        "api_lookup": render("_api_lookup.md.j2", up=""),
-        "newest_release": render(
-            "_newest_release.md.j2",
-            release=atlas.newest_first[0],
-            patches=patches[atlas.newest_first[0].version],
-            checked=builds.read["date"] if builds else "",
-            uncovered=uncovered_on_pypi(builds, atlas.newest_first[0]) if builds else [],
+        pages[path] = r.render_kept(path, "feature.md.j2", reads, (parent, has_badge), made)
+    return pages, files
+
+
+def _matrix_page(r: _EditionRender) -> dict[str, str]:
+    """The feature matrix: every feature's stage in every release."""
+    every_lifecycle = tuple(r.lifecycles.values())
+    stages, components = indexes.stages_shown(r.atlas, every_lifecycle), sorted({lc.component for lc in every_lifecycle})
+    columns = indexes.grid_columns(every_lifecycle, indexes.release_columns(r.atlas), r.common["missing_releases"])
+    made = functools.partial(r.render, "matrix.md.j2", atlas=r.view, stages=stages, components=components, columns=columns)
+    return {urls.MATRIX: r.render_kept(urls.MATRIX, "matrix.md.j2", [], (every_lifecycle,), made)}
+
+
+def _cross_release_pages(r: _EditionRender) -> dict[str, str]:
+    """The upgrade paths, the platforms, "Will it run?" (with builds measured) and the errors explained."""
+    atlas, builds = r.atlas, r.shared.builds
+    pages = {
+        urls.UPGRADE: r.render(
+            "upgrade.md.j2",
+            steps=indexes.upgrade_steps(atlas, r.lifecycles),
+            deprecated_in=indexes.deprecated_in(atlas),
+            api_changes=r.shared.api_changes,
+        ),
+        urls.PLATFORMS: r.render(
+            "platforms.md.j2",
+            python_lookup=indexes.platform_lookup(atlas, "python"),
+            cuda_lookup=indexes.platform_lookup(atlas, "cuda"),
+            rocm_lookup=indexes.platform_lookup(atlas, "rocm"),
+            libraries=indexes.companion_libraries(atlas),
+            companion_lookup=indexes.companion_lookup(atlas),
         ),
     }
+    if builds:
+        platforms, pythons = resolver_choices(builds)
+        pages[urls.WILL_IT_RUN] = r.render(
+            "will_it_run.md.j2", builds=builds, patches=r.shared.patches, platforms=platforms, pythons=pythons
+        )
+    if atlas.errors:
+        pages[urls.ERRORS_INDEX] = r.render("errors_index.md.j2")
+        pages |= {urls.error_doc(error.id): r.render("error.md.j2", error=error) for error in atlas.errors}
+    return pages
+
+
+def _fragments(r: _EditionRender, topic_sizes: dict[str, int]) -> dict[str, str]:
+    """The Markdown that hand-written pages insert through their macros, by macro name."""
+    newest, builds = r.atlas.newest_first[0], r.shared.builds
+    return {
+        "release_table": r.render("_release_table.md.j2", root=""),
+        "label_schemes": r.render("_label_schemes.md.j2"),
+        "label_glosses": r.render("_label_glosses.md.j2", glosses=r.edition.glosses),
+        "example_counts": r.render("_example_counts.md.j2", root=""),
+        "topic_table": r.render("_topic_table.md.j2", root="", topic_sizes=topic_sizes),
+        "api_lookup": r.render("_api_lookup.md.j2", up=""),
+        "newest_release": r.render(
+            "_newest_release.md.j2",
+            release=newest,
+            patches=r.shared.patches[newest.version],
+            checked=builds.read["date"] if builds else "",
+            uncovered=uncovered_on_pypi(builds, newest) if builds else [],
+        ),
+    }
+
+
+def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionPages:
+    """Render one edition: every generated page of the site in its language, with its texts."""
+    r = _EditionRender.of(edition, shared, slots)
+    atlas = edition.atlas
+    topic_sizes = {topic.id: len(indexes.topic_lifecycles(atlas, r.lifecycles, topic.id)) for topic in atlas.topics}
+    histories = indexes.feature_histories(atlas, r.lifecycles)
+    feature_pages, files = _feature_pages(r, histories)
+    pages = _release_pages(r) | _topic_pages(r, topic_sizes) | feature_pages | _matrix_page(r) | _cross_release_pages(r)
+    if shared.builds and edition.language == ENGLISH:
+        files[urls.COMPATIBILITY] = compatibility_json(atlas, shared.builds, site_url=shared.site_url)
+    templates = _template_state(REFERENCE_TEMPLATES)
+    pages |= reference_pages(shared.reference, r.render, slots, templates=templates, edition=edition.language)
     return _EditionPages(
-        lifecycles=lifecycles,
+        lifecycles=r.lifecycles,
         histories=histories,
         pages={edition.prefix + path: page for path, page in pages.items()},
         files=files if edition.language == ENGLISH else {k: v for k, v in files.items() if k.startswith(edition.prefix)},
-        nav=build_nav(atlas, edition, will_it_run=builds is not None),
-        fragments=fragments,
+        nav=build_nav(atlas, edition, will_it_run=shared.builds is not None),
+        fragments=_fragments(r, topic_sizes),
         feature_names={history.id: text_only(history.record.name) for history in histories.values()},
-        kept=kept.made if kept else {},
-        given_again=frozenset(kept.given_again) if kept else frozenset(),
+        kept=r.kept.made if r.kept else {},
+        given_again=frozenset(r.kept.given_again) if r.kept else frozenset(),
     )
 
 
