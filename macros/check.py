@@ -53,18 +53,14 @@ def main(argv: list[str]) -> int:
     else:
         contradicted = contradictions(atlas, catalog)
         if contradicted:
-            print(f"{len(contradicted)} cited names that the measured API index contradicts (fix the text, or list a name", file=sys.stderr)
-            print("the entry cites on purpose in its `absent_apis`):", file=sys.stderr)
-            for contradiction in contradicted:
-                print(f"  {contradiction}", file=sys.stderr)
+            heading = f"{len(contradicted)} cited names that the measured API index contradicts (fix the text, or list a name\n"
+            _report(heading + "the entry cites on purpose in its `absent_apis`):", contradicted, failing=True)
             failed = True
         else:
             print(f"every torch name the entries cite is in the API of its release ({len(catalog.releases) - len(catalog.gaps)} measured)")
         unknown = unknown_record_apis(atlas, catalog)
         if unknown:
-            print(f"{len(unknown)} APIs of feature records that no measured release has (correct or remove them):", file=sys.stderr)
-            for line in unknown:
-                print(f"  {line}", file=sys.stderr)
+            _report(f"{len(unknown)} APIs of feature records that no measured release has (correct or remove them):", unknown, failing=True)
             failed = True
         else:
             print(f"every API the feature records list is in the measured index ({sum(len(r.apis) for r in atlas.records)} names)")
@@ -73,41 +69,40 @@ def main(argv: list[str]) -> int:
             continue
         print(edition.coverage.report())
         if edition.unknown_words:
-            print(f"{len(edition.unknown_words)} interface texts without a {edition.language} translation:", file=sys.stderr)
-            for word in sorted(edition.unknown_words):
-                print(f"  {word!r}", file=sys.stderr)
+            heading = f"{len(edition.unknown_words)} interface texts without a {edition.language} translation:"
+            _report(heading, [repr(word) for word in sorted(edition.unknown_words)], failing=True)
             failed = True
         untranslated = [*(("stale", f, k) for f, k in edition.coverage.stale), *(("missing", f, k) for f, k in edition.coverage.missing)]
         if untranslated:
             where = f"data/translations/{edition.language}"
-            print(
-                f"{len(untranslated)} texts whose {edition.language} translation is stale or missing (translate them in {where}/;",
-                file=sys.stderr,
+            heading = (
+                f"{len(untranslated)} texts whose {edition.language} translation is stale or missing (translate them in {where}/;\n"
+                f"`python -m tools.translations {edition.language} <folder>` lists them with their English):"
             )
-            print(f"`python -m tools.translations {edition.language} <folder>` lists them with their English):", file=sys.stderr)
-            for state, file, key in untranslated:
-                print(f"  {where}/{file}.yaml: {key}: {state}", file=sys.stderr)
+            _report(heading, [f"{where}/{file}.yaml: {key}: {state}" for state, file, key in untranslated], failing=True)
             failed = True
     unrecorded = [history.record.id for history in feature_histories(atlas, site.lifecycles).values() if not history.recorded]
     if unrecorded:  # their pages are named after their latest entry until then
-        print(f"{len(unrecorded)} features that several releases announce have no record: give each one in data/features.yaml")
-        print("(its own name and what it is), or name the record its entries belong to with `feature: <id>`:")
-        for feature_id in unrecorded:
-            print(f"  {feature_id}")
+        heading = f"{len(unrecorded)} features that several releases announce have no record: give each one in data/features.yaml\n"
+        _report(heading + "(its own name and what it is), or name the record its entries belong to with `feature: <id>`:", unrecorded)
     unattached = likely_records(atlas)
     if unattached:
-        print(f"{len(unattached)} entries that probably belong to a feature record but name none (give each `feature: <id>`")
-        print("if it is about that feature, or list the pair in data/distinct.yaml with the reason it is not):")
-        for entry in unattached:
-            print(f"  {entry}")
+        heading = f"{len(unattached)} entries that probably belong to a feature record but name none (give each `feature: <id>`\n"
+        _report(heading + "if it is about that feature, or list the pair in data/distinct.yaml with the reason it is not):", unattached)
     duplicates = likely_duplicates(atlas)
     if duplicates:
-        print(f"{len(duplicates)} likely duplicate ids: give one feature one id (old ids in `aliases`),", file=sys.stderr)
-        print("or list the pair in data/distinct.yaml with the reason they differ:", file=sys.stderr)
-        for duplicate in duplicates:
-            print(f"  {duplicate}", file=sys.stderr)
+        heading = f"{len(duplicates)} likely duplicate ids: give one feature one id (old ids in `aliases`),\n"
+        _report(heading + "or list the pair in data/distinct.yaml with the reason they differ:", duplicates, failing=True)
         return 1
     return 1 if failed else 0
+
+
+def _report(heading: str, items: list, *, failing: bool = False) -> None:
+    """A finding: its heading, then each item indented on a line of its own; on standard error when it fails the check."""
+    stream = sys.stderr if failing else sys.stdout
+    print(heading, file=stream)
+    for item in items:
+        print(f"  {item}", file=stream)
 
 
 if __name__ == "__main__":

@@ -23,40 +23,34 @@ DATA_DIR = PROJECT_DIR / "data"
 ARCHITECTURE_SECTIONS = ("data-format",)
 
 
-def release_table(site: GeneratedSite, language: str = ENGLISH) -> str:
-    """Releases, newest first, with dates, counts per stability and change coverage."""
-    return site.fragments[language]["release_table"]
+def _fragment_macro(name: str, doc: str) -> Callable[..., str]:
+    """A macro that inserts the Markdown fragment `name`, as rendered for the page's edition (`render/pages.py`)."""
+
+    def macro(site: GeneratedSite, language: str = ENGLISH) -> str:
+        return site.fragments[language][name]
+
+    macro.__name__ = macro.__qualname__ = name
+    macro.__doc__ = doc
+    return macro
 
 
-def label_schemes(site: GeneratedSite, language: str = ENGLISH) -> str:
-    """Every labeling scheme the data uses, with its releases, source and the meaning of each word."""
-    return site.fragments[language]["label_schemes"]
-
-
-def label_glosses(site: GeneratedSite, language: str = ENGLISH) -> str:
-    """Each stability label with its gloss in the page's language and its meaning (from the language's glossary)."""
-    return site.fragments[language]["label_glosses"]
-
-
-def example_counts(site: GeneratedSite, language: str = ENGLISH) -> str:
-    """What `make examples` found for the code blocks of each release: how many ran and checked their result, ran in
-    several processes, were checked statically or are not Python."""
-    return site.fragments[language]["example_counts"]
-
-
-def topic_table(site: GeneratedSite, language: str = ENGLISH) -> str:
-    """The topic indexes with their sizes."""
-    return site.fragments[language]["topic_table"]
-
-
-def api_lookup(site: GeneratedSite, language: str = ENGLISH) -> str:
-    """The box that answers "which release has torch.X?" from the measured API index."""
-    return site.fragments[language]["api_lookup"]
-
-
-def newest_release(site: GeneratedSite, language: str = ENGLISH) -> str:
-    """The newest covered release in two lines: its date and headline, and links to what it shipped and broke."""
-    return site.fragments[language]["newest_release"]
+release_table = _fragment_macro("release_table", "Releases, newest first, with dates, counts per stability and change coverage.")
+label_schemes = _fragment_macro(
+    "label_schemes", "Every labeling scheme the data uses, with its releases, source and the meaning of each word."
+)
+label_glosses = _fragment_macro(
+    "label_glosses", "Each stability label with its gloss in the page's language and its meaning (from the language's glossary)."
+)
+example_counts = _fragment_macro(
+    "example_counts",
+    "What `make examples` found for the code blocks of each release: how many ran and checked their result, ran in several"
+    " processes, were checked statically or are not Python.",
+)
+topic_table = _fragment_macro("topic_table", "The topic indexes with their sizes.")
+api_lookup = _fragment_macro("api_lookup", 'The box that answers "which release has torch.X?" from the measured API index.')
+newest_release = _fragment_macro(
+    "newest_release", "The newest covered release in two lines: its date and headline, and links to what it shipped and broke."
+)
 
 
 def latest_release(site: GeneratedSite) -> str:
