@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import in_view
 
@@ -73,14 +74,26 @@ def test_english_search_shows_english_pages_only(visit):
     assert hrefs and not any("/zh/" in href for href in hrefs)
 
 
+def _lookup(visit, question: str, first_words: str) -> list[tuple[str, str]]:
+    """Ask the lookup; once its first answer begins with `first_words`, each answer's text and the address of its link."""
+    visit.page.fill("#atlas-lookup-input", question)
+    visit.page.press("#atlas-lookup-input", "Enter")
+    answers = visit.page.locator(".atlas-lookup-answer li")
+    expect(answers.first).to_contain_text(first_words, timeout=10000)
+    return [(item.inner_text(), item.locator("a").first.evaluate("a => a.href")) for item in answers.all()]
+
+
 def test_the_lookup_answers_in_chinese_and_takes_chinese_feature_names(visit):
     visit.open("zh/")
-    box = visit.page.locator("input[name=name]").first
-    box.fill("torch.compile")
-    box.press("Enter")
-    answer = visit.page.locator(".atlas-lookup-answer, [data-lookup-answer], output").first
-    answer.wait_for(timeout=10000)
-    assert re.search(r"[\u4e00-\u9fff]", answer.inner_text())
+    answers = _lookup(visit, "torch.compile", "torch.compile")
+    feature, api = answers[0], answers[1]
+    assert feature[0].startswith("torch.compile（功能）：自 PyTorch 2.0 起；"), answers  # then its latest stage, in Chinese
+    assert feature[1] == visit.base_url + "zh/features/torch-compile/"
+    assert api[0].splitlines()[0] == "torch.compile（函数）：自 PyTorch 2.0 起可用", answers
+    assert api[1] == visit.base_url + "zh/reference/torch/#compile"
+    answers = _lookup(visit, "异步分布式检查点", "异步分布式检查点")  # the feature's Chinese name, as data/translations/zh gives it
+    assert answers[0][0].startswith("异步分布式检查点（功能）：自 PyTorch 2.3 起；"), answers
+    assert answers[0][1] == visit.base_url + "zh/features/async-checkpointing/"
 
 
 def test_the_lookup_answers_two_releases_in_chinese_with_the_chinese_upgrade_page(visit):

@@ -4,6 +4,7 @@ release pages' counts, and the published index that validates against the schema
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -26,21 +27,26 @@ def test_every_release_was_measured():
     assert CATALOG is not None and CATALOG.gaps == ()
 
 
+def _release_cell(version: str | None) -> str:
+    """A Since or Removed cell as a module page writes it: a link to the release's page, or a dash for none."""
+    return f'<a href="../../releases/{version}/">{version}</a>' if version else "–"
+
+
 @pytest.mark.parametrize(
-    ("module", "anchor", "since", "removed"),
+    ("module", "anchor", "kind", "since", "removed"),
     [
-        ("torch", "compile", "2.0", "–"),
-        ("torch", "float8_e4m3fn", "2.1", "–"),
-        ("torch", "Tensor.add", "1.0", "–"),
-        ("torch.nn.functional", "scaled_dot_product_attention", "2.0", "–"),
-        ("torch", "solve", "1.1", "1.12"),
+        ("torch", "compile", "function", "2.0", None),
+        ("torch", "float8_e4m3fn", "dtype", "2.1", None),
+        ("torch", "Tensor.add", "method", "1.0", None),
+        ("torch.nn.functional", "scaled_dot_product_attention", "function (C)", "2.0", None),
+        ("torch", "solve", "function", "1.1", "1.12"),
     ],
 )
-def test_a_name_has_its_row_with_since_and_removed(built_site, module, anchor, since, removed):
+def test_a_name_has_its_row_with_since_and_removed(built_site, module, anchor, kind, since, removed):
     row = _row(built_site, module, anchor)
-    cells = [cell.split(">")[-1] for cell in row.split("</a>")]
-    assert f">{since}</a>" in row or f"<td>{since}</td>" in row, row
-    assert f">{removed}</a>" in row or f"<td>{removed}</td>" in row, (row, cells)
+    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.DOTALL)  # name, kind, since, removed, notes
+    assert len(cells) == 5, row
+    assert cells[:4] == [anchor, kind, _release_cell(since), _release_cell(removed)], row
 
 
 def test_a_parameter_history_and_a_stub_are_stated(built_site):

@@ -379,9 +379,15 @@ def test_xml_outputs_are_well_formed_and_keep_the_text(injected_site):
 
 
 def test_json_and_search_index_carry_data_as_text(injected_site):
-    site, _, _ = injected_site
+    site, refusals, project = injected_site
     export = json.loads((site / "api" / "releases.json").read_text(encoding="utf-8"))
-    assert any(f.get("title") == "</title><script>alert(52)</script>" for r in export["releases"] for f in r["features"]) is False
+    titles = [(r["version"], f["id"], f["title"]) for r in export["releases"] for f in r["features"]]
+    assert titles == [(r.version, f.id, f.title) for r in load_atlas(project / "data").releases for f in r.features]  # as in the data
+    accepted = VECTORS.index("`</title><script>alert(53)</script>`")  # markup in a code span: accepted, kept as written
+    assert (f"3.{accepted}", f"inject-{accepted}", "`</title><script>alert(53)</script>`") in titles
+    refused = VECTORS.index("</title><script>alert(52)</script>")  # raw HTML: refused, so its harmless text is exported
+    assert re.search(rf"^data/releases/3\.{refused}\.yaml:\d+: features\[0\]\.title: raw HTML is not allowed", "\n".join(refusals), re.M)
+    assert (f"3.{refused}", f"inject-{refused}", "Harmless title") in titles
     index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     allowed = {"p", "pre", "div", "code", "a", "em", "strong", "small", "span", "br", "ul", "ol", "li", "dl", "dt", "dd", "blockquote"}
     allowed |= {"table", "thead", "tbody", "tr", "th", "td", "sup", "sub", "kbd", "abbr", "mark", "del", "hr"}
@@ -418,7 +424,7 @@ def test_chromium_runs_nothing_from_data(injected_site, browser):
         dialogs.clear()
         for path in paths:
             page.goto(base_url + path, wait_until="load")
-            page.wait_for_timeout(20)
+            page.wait_for_load_state("networkidle")  # the theme's scripts have fetched and shown what they add to the page
         page.close()
     assert dialogs == []
     assert [url for url in requests if not url.startswith(base_url.split(PREFIX)[0])] == []
@@ -443,23 +449,23 @@ def test_where_a_page_was_read_stays_in_the_comment_of_install_yaml():
     assert document == {"source": "https://pytorch.org/get-started/previous-versions/", "versions": commands}
 
 
-def test_a_hostile_text_stays_text_on_pages_the_preview_keeps(tmp_path, monkeypatch):
+def test_a_hostile_text_stays_text_on_pages_the_preview_keeps(tmp_path):
     """A release edited under `make serve` to hold markup and template syntax: its page, rendered once and then kept
     while another release is edited (macros/render/kept_pages.py), shows the text escaped, as a first build does."""
-    from macros.render import site as build
+    from macros.render.site import SiteCache, generate_checked
 
+    cache = SiteCache()
     data = copy_mini_data(tmp_path / "data")
     payload = "`</code><script>alert(92)</script>` {{ 7 * 7 }}"  # accepted: the markup is code, shown as text
     hostile = data / "releases" / "2.10.yaml"
     hostile.write_text(
         hostile.read_text(encoding="utf-8").replace("summary: Alpha is stable.", f"summary: {json.dumps(payload)}"), encoding="utf-8"
     )
-    rendered = build.generate_checked(data, site_url="/", check_published=False, keep_pages=True)
+    rendered = generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True)
     other = data / "releases" / "2.0.yaml"
     other.write_text(other.read_text(encoding="utf-8") + "\n# edited while the preview runs\n", encoding="utf-8")
-    kept = build.generate_checked(data, site_url="/", check_published=False, keep_pages=True)
-    monkeypatch.setattr(build, "_last", None)
-    fresh = build.generate_checked(data, site_url="/", check_published=False)
+    kept = generate_checked(data, site_url="/", check_published=False, cache=cache, keep_pages=True)
+    fresh = generate_checked(data, site_url="/", check_published=False)
     page = "releases/2.10.md"
     assert kept.pages[page] is rendered.pages[page], "the hostile release's page was kept, not rendered again"
     assert kept.pages == fresh.pages

@@ -2,7 +2,9 @@
 
 Every test here names the defence it holds to; each fails when that defence is taken out (SECURITY.md
 says how that was checked). The hostile files of `tests/bad_data/cases.py` cover the refusals that
-name a file, a line and a field; these cover what must stay inert, and what must never hang.
+name a file, a line and a field; these cover what must stay inert, and what must never hang. A hang fails its test
+through pytest-timeout (`HANG_SECONDS`, or a subprocess's own timeout); no test times itself, so a slow machine is not a
+failure.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import html
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from macros.data.markup import front_matter_problem
 from tests.support.html import parse
 from tests.support.site import build_site, copy_mini_data, copy_site_sources
 
-HANG_SECONDS = 60
+HANG_SECONDS = 300  # a hang guard, not a speed test: each of these builds takes seconds (34 s at most, seen on a loaded machine)
 TEMPLATE_PAYLOAD = "{{ lipsum.__globals__['os'].makedirs('pwned') }}"
 SHOWN_PAYLOAD = "['os'].makedirs('pwned') }}"  # as a reader sees it: Markdown shows __globals__ in bold
 TITLE_PAYLOAD = "`</title><script>alert(2)</script>`"
@@ -148,6 +149,7 @@ HOSTILE_FIELDS = {
 }
 
 
+@pytest.mark.timeout(HANG_SECONDS)
 @pytest.mark.parametrize("name", HOSTILE_FIELDS)
 def test_hostile_markup_is_refused_at_once_or_built_without_hanging(tmp_path, name):
     """Defences: linear tokenizing (markup.tokens), no unbalanced bracket or backtick reaches Markdown, and the limits on
@@ -157,14 +159,13 @@ def test_hostile_markup_is_refused_at_once_or_built_without_hanging(tmp_path, na
     document = yaml.safe_load(release.read_text(encoding="utf-8"))
     document["summary"] = HOSTILE_FIELDS[name]
     release.write_text(yaml.safe_dump(document, width=10**9), encoding="utf-8")
-    started = time.monotonic()
     result = build_site(tmp_path / "out", "http://127.0.0.1/atlas/", project=project)
-    assert time.monotonic() - started < HANG_SECONDS, f"{name}: the build took too long"
     output = result.stdout + result.stderr
     assert "Traceback" not in output
     assert result.returncode == 0 or "data/releases/2.1.yaml:" in output, output[-2000:]
 
 
+@pytest.mark.timeout(HANG_SECONDS)
 def test_a_file_at_every_limit_builds_without_hanging(tmp_path):
     """A release file of almost 2 MB whose text fields each hold the most syntax allowed, and whose code blocks are long
     runs of quotes, backslashes and backticks: the build accepts it and finishes (a hang guard, not a speed test)."""
@@ -182,10 +183,8 @@ def test_a_file_at_every_limit_builds_without_hanging(tmp_path):
     text = yaml.safe_dump(document, width=10**9)
     assert 1_500_000 < len(text.encode()) < 2_000_000
     release.write_text(text, encoding="utf-8")
-    started = time.monotonic()
     result = build_site(tmp_path / "out", "http://127.0.0.1/atlas/", project=project)
     assert result.returncode == 0, (result.stdout + result.stderr)[-2000:]
-    assert time.monotonic() - started < HANG_SECONDS
 
 
 def test_make_check_reports_a_hostile_file_without_a_traceback(tmp_path):
