@@ -59,7 +59,7 @@ PAGES = {
     "Chinese feature torch-compile": "zh/features/torch-compile/",
     "Chinese upgrade paths": "zh/upgrade/",
 }
-BUDGETS = {("mobile", "performance"): 90, ("mobile", "accessibility"): 95}  # the least score each page must reach
+BUDGETS = {("mobile", "performance"): 90, ("mobile", "accessibility"): 100}  # the least score each page must reach
 FORM_FACTORS = {"mobile": [], "desktop": ["--preset=desktop"]}
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 MATERIAL = ("assets/stylesheets/main.", "assets/stylesheets/palette.", "assets/javascripts/", "md-search")
