@@ -87,7 +87,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             site_url=config.site_url or "/",
             repository=config.extra.get("repository", ""),
             cache=SITE_CACHE,
-            keep_pages=atlas.preview is not None,
         )
     except DataErrors as errors:
         raise PluginError(str(errors)) from None

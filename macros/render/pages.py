@@ -5,11 +5,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import html
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, pass_eval_context
 from packaging.version import Version
@@ -20,20 +18,15 @@ from macros.data.markup import fenced, front_matter, front_matter_problem, inlin
 from macros.data.model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, FeatureRecord, Labels, Release
 from macros.data.yamlfile import DataError, DataErrors
 from macros.render import exports
-from macros.render.forking import CAN_FORK, ForkedWork
-from macros.render.kept_pages import AtlasView, InputStates, KeptPages, kept_page
-from macros.render.kept_pages import keep as keep_pages
 from macros.views import indexes, urls
 from macros.views.api_reference import (
     HtmlSlots,
     Reference,
     cited_apis,
     entry_texts,
-    keep_rendered_reference,
     mentions_json,
     published_index,
     reference_pages,
-    rendered_reference,
 )
 from macros.views.builds import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
 from macros.views.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
@@ -152,13 +145,10 @@ def generate_site(
     catalog: ApiCatalog | None = None,
     builds: Builds | None = None,
     translations: tuple[Edition, ...] = (),
-    input_states: InputStates | None = None,
 ) -> GeneratedSite:
     """Every generated page and file for this data (and the measured API index and builds, when there are), keyed by
     path relative to the docs directory: the English pages, then each translated edition's under its language folder.
-    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people.
-    Given the state of the files the data was read from, release, feature and topic pages and the grids that read
-    nothing changed since an earlier call in this process are given again instead of rendered (macros/render/kept_pages.py)."""
+    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people."""
     catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
     reference = Reference.of(catalog)
     # Releases measured, and whose release before was too: what they changed in the API is known.
@@ -166,14 +156,12 @@ def generate_site(
     measured = [version for version, before, found in pairs if before and found]
     api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
     patches = {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
-    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds, input_states)
+    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds)
     english = english_edition(atlas)
     slots = HtmlSlots()
 
-    def english_files(edition: _EditionPages) -> dict[str, str]:  # made while the translated editions render
-        return {**edition.files, **_tool_files(atlas, catalog, builds, edition.lifecycles, patches, site_url)}
-
-    made, files = _all_editions(english, translations, shared, slots, meanwhile=english_files)
+    made = {edition.language: _edition_pages(edition, shared, slots) for edition in (english, *translations)}
+    files = {**made[ENGLISH].files, **_tool_files(atlas, catalog, builds, made[ENGLISH].lifecycles, patches, site_url)}
     names = {e.language: made[e.language].feature_names for e in translations}
     files[urls.FEATURE_NAMES] = exports.feature_names_json(made[ENGLISH].histories, atlas.labels, site_url=site_url, translated=names)
     pages = {path: page for edition in made.values() for path, page in edition.pages.items()}
@@ -224,14 +212,13 @@ class _Shared:
     api_changes: dict
     patches: dict
     builds: Builds | None
-    input_states: InputStates | None  # of the files the data was read from: lets pages be kept between builds
 
 
 @dataclass(frozen=True, slots=True)
 class _EditionPages:
     """One edition's pages (keyed by their path under docs/, its language folder included), nav and fragments, its
     feature names (by id, as text), and the English edition's badges and redirect stubs. A translated edition's
-    lifecycles and histories stay where it was rendered (empty here when that was another process)."""
+    lifecycles and histories are its own."""
 
     lifecycles: dict[str, indexes.Lifecycle]
     histories: dict[str, indexes.FeatureHistory]
@@ -240,69 +227,12 @@ class _EditionPages:
     nav: list
     fragments: dict[str, str]
     feature_names: dict[str, str]
-    kept: dict = field(default_factory=dict)  # the pages rendered to be kept (kept_pages), for the process that forked
-    given_again: frozenset[str] = frozenset()  # the pages kept from an earlier build
-
-    def portable(self) -> _EditionPages:
-        """The edition as text only, which a pipe carries quickly: without the model objects of its lifecycles, nor the
-        pages given again, which the process that forked keeps too (`with_pages_given_again` there)."""
-        pages = {path: None if path in self.given_again else page for path, page in self.pages.items()}
-        return replace(self, lifecycles={}, histories={}, pages=pages)
-
-    def with_pages_given_again(self, language: str) -> _EditionPages:
-        """The edition that a forked process rendered (`portable`), with the pages it gave again in their place."""
-        pages = {path: kept_page(language, path) if page is None else page for path, page in self.pages.items()}
-        return replace(self, pages=pages)
-
-
-class _SentBack(NamedTuple):
-    """What the forked process sends back of one translated edition."""
-
-    pages: _EditionPages  # portable
-    slot_html: dict[str, str]  # the finished HTML of its slots, less what this process's kept reference fills
-    reference: tuple | None  # its API reference pages when it rendered them anew, else None
-    unknown_words: set[str]  # the interface text its pages asked for and its catalog lacks
-
-
-def _all_editions(
-    english: Edition, translations: tuple[Edition, ...], shared: _Shared, slots: HtmlSlots, meanwhile: Callable[[_EditionPages], dict]
-) -> tuple[dict[str, _EditionPages], dict]:
-    """Every edition's pages, by language, and what `meanwhile` made of the English edition's: the translated ones
-    rendered by a forked process on the second core while this one renders the English and calls `meanwhile` (or
-    here, one after the other, where a process cannot fork or the child failed). The child sends back each edition's
-    text, what its rendering recorded, and the finished HTML it put into slots; the API reference pages only when it
-    rendered them anew, for later builds of this process to reuse."""
-
-    def elsewhere(edition: Edition) -> _SentBack:
-        kept, made_slots = rendered_reference(edition.language), HtmlSlots()
-        pages = _edition_pages(edition, shared, made_slots).portable()
-        reference = rendered_reference(edition.language)
-        if reference is kept:  # this process has them already: send only the slots they do not fill
-            html = {marker: html for marker, html in made_slots.html.items() if marker not in reference[2]}
-            return _SentBack(pages, html, None, edition.unknown_words)
-        return _SentBack(pages, made_slots.html, reference, edition.unknown_words)
-
-    child = ForkedWork(elsewhere, translations, key=lambda edition: edition.language) if CAN_FORK and translations else None
-    made = {ENGLISH: _edition_pages(english, shared, slots)}
-    from_english = meanwhile(made[ENGLISH])
-    sent = (child.results() if child else None) or {}
-    for edition in translations:
-        if edition.language not in sent:
-            made[edition.language] = _edition_pages(edition, shared, slots)
-            continue
-        back = sent[edition.language]
-        made[edition.language] = back.pages.with_pages_given_again(edition.language)
-        keep_pages(back.pages.kept)
-        edition.unknown_words.update(back.unknown_words)
-        keep_rendered_reference(edition.language, back.reference)
-        slots.html.update(rendered_reference(edition.language)[2] | back.slot_html)
-    return made, from_english
 
 
 @dataclass
 class _EditionRender:
-    """What every page of one edition is rendered with: its texts, the shared inputs, the lifecycles, the Jinja
-    environment set to its words, and the pages it may keep from an earlier build (`make serve`)."""
+    """What every page of one edition is rendered with: its texts, the shared inputs, the lifecycles, and the Jinja
+    environment set to its words."""
 
     edition: Edition
     shared: _Shared
@@ -310,8 +240,6 @@ class _EditionRender:
     env: Environment
     lifecycles: dict[str, indexes.Lifecycle]
     common: dict
-    view: AtlasView
-    kept: KeptPages | None
 
     @classmethod
     def of(cls, edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionRender:
@@ -334,12 +262,7 @@ class _EditionRender:
             "missing_releases": indexes.missing_releases(atlas),
             "repository": shared.repository,
         }
-        view = AtlasView.of(atlas)  # what a page that can be kept may read of the atlas, whether kept or not
-        kept = None
-        if shared.input_states:
-            every_page_reads = (view.releases, shared.site_url, shared.repository)  # the label and stage orders: shared files
-            kept = KeptPages(shared.input_states, edition.language, every_page_reads, edition.unknown_words, templates_reached)
-        return cls(edition, shared, slots, env, lifecycles, common, view, kept)
+        return cls(edition, shared, slots, env, lifecycles, common)
 
     @property
     def atlas(self) -> Atlas:
@@ -348,28 +271,23 @@ class _EditionRender:
     def render(self, template: str, **context: object) -> str:
         return self.env.get_template(template).render({**self.common, **context})
 
-    def render_kept(self, path: str, template: str, reads: list[str], values: tuple, made: Callable[[], str]) -> str:
-        """A page that may be given again while the releases it `reads` and its `values` are unchanged."""
-        return self.kept.page(self.edition.prefix + path, template, reads, values, made) if self.kept else made()
-
 
 def _release_pages(r: _EditionRender) -> dict[str, str]:
     """The index of releases, and one page per release."""
-    atlas, view, shared = r.atlas, r.view, r.shared
+    atlas, shared = r.atlas, r.shared
     moved = indexes.stage_changes(atlas, r.lifecycles)
     builds = shared.builds
 
     def release_page(index: int, release: Release, its_lifecycles: dict[str, indexes.Lifecycle]) -> str:
         return r.render(
             "release.md.j2",
-            atlas=view,
             lifecycles=its_lifecycles,
             release=release,
             sources={source.url: source for source in release.sources},
             moved=moved[release.version],
             overview=indexes.release_overview(atlas, release),
-            previous=view.releases[index - 1] if index else None,
-            next=view.releases[index + 1] if index + 1 < len(view.releases) else None,
+            previous=atlas.releases[index - 1] if index else None,
+            next=atlas.releases[index + 1] if index + 1 < len(atlas.releases) else None,
             api_changes=shared.api_changes.get(release.version),
             patch_releases=shared.patches[release.version],
             platform_names=PLATFORM_NAMES,
@@ -379,8 +297,7 @@ def _release_pages(r: _EditionRender) -> dict[str, str]:
     pages = {urls.RELEASES_INDEX: r.render("releases_index.md.j2")}
     for index, release in enumerate(atlas.releases):
         path, its_lifecycles = urls.release_doc(release.version), {feature.id: r.lifecycles[feature.id] for feature in release.features}
-        made = functools.partial(release_page, index, release, its_lifecycles)
-        pages[path] = r.render_kept(path, "release.md.j2", [release.version], (its_lifecycles, moved[release.version]), made)
+        pages[path] = release_page(index, release, its_lifecycles)
     return pages
 
 
@@ -397,10 +314,8 @@ def _topic_pages(r: _EditionRender, topic_sizes: dict[str, int]) -> dict[str, st
         since = min((Version(lc.stages[0].version) for lc in chosen), default=None)
         columns = indexes.grid_columns(chosen, indexes.release_columns(atlas, since=since), r.common["missing_releases"])
         platform_releases = atlas.newest_first if topic.platform else ()  # each release's platform facts, on its page
-        made = functools.partial(
-            r.render,
+        pages[path] = r.render(
             "topic.md.j2",
-            atlas=r.view,
             lifecycles={},
             topic=topic,
             topic_lifecycles=chosen,
@@ -410,8 +325,6 @@ def _topic_pages(r: _EditionRender, topic_sizes: dict[str, int]) -> dict[str, st
             platform_titles=PLATFORM_TITLES,
             platform_releases=platform_releases,
         )
-        reads = [release.version for release, _, _ in entries] + [release.version for release in platform_releases]
-        pages[path] = r.render_kept(path, "topic.md.j2", reads, (chosen,), made)  # its columns and stages: from these and the versions
     return pages
 
 
@@ -420,8 +333,7 @@ def _feature_pages(r: _EditionRender, histories: dict[str, indexes.FeatureHistor
     and for a feature without a page of its own, the redirect to its entry or record."""
     atlas, edition, reference = r.atlas, r.edition, r.shared.reference
     pages = {}
-    made = functools.partial(r.render, "features_index.md.j2", atlas=r.view)
-    pages[urls.FEATURES_INDEX] = r.render_kept(urls.FEATURES_INDEX, "features_index.md.j2", [], (tuple(r.lifecycles.values()),), made)
+    pages[urls.FEATURES_INDEX] = r.render("features_index.md.j2")
     files = {}
     for lifecycle in r.lifecycles.values():
         latest = lifecycle.latest
@@ -436,7 +348,6 @@ def _feature_pages(r: _EditionRender, histories: dict[str, indexes.FeatureHistor
         apis = cited_apis(reference, [*(f"`{name}`" for name in history.record.apis), *_entry_texts(history)])
         return r.render(
             "feature.md.j2",
-            atlas=r.view,
             lifecycles={},
             history=history,
             parent=parent,
@@ -453,10 +364,7 @@ def _feature_pages(r: _EditionRender, histories: dict[str, indexes.FeatureHistor
             files[urls.feature_badge(history.id)] = exports.feature_badge(history.record.name, shown, latest.stage, latest.release.version)
         path, has_badge = urls.feature_doc(history.id), urls.feature_badge(history.id) in files
         parent = histories[history.record.part_of].record if history.record.part_of else None
-        made = functools.partial(feature_page, history, parent, has_badge)
-        # The releases with an entry about it or its parts: an edit that adds or takes away one changes that release.
-        reads = [appearance.release.version for appearance in history.everything]
-        pages[path] = r.render_kept(path, "feature.md.j2", reads, (parent, has_badge), made)
+        pages[path] = feature_page(history, parent, has_badge)
     return pages, files
 
 
@@ -465,8 +373,7 @@ def _matrix_page(r: _EditionRender) -> dict[str, str]:
     every_lifecycle = tuple(r.lifecycles.values())
     stages, components = indexes.stages_shown(r.atlas, every_lifecycle), sorted({lc.component for lc in every_lifecycle})
     columns = indexes.grid_columns(every_lifecycle, indexes.release_columns(r.atlas), r.common["missing_releases"])
-    made = functools.partial(r.render, "matrix.md.j2", atlas=r.view, stages=stages, components=components, columns=columns)
-    return {urls.MATRIX: r.render_kept(urls.MATRIX, "matrix.md.j2", [], (every_lifecycle,), made)}
+    return {urls.MATRIX: r.render("matrix.md.j2", stages=stages, components=components, columns=columns)}
 
 
 def _cross_release_pages(r: _EditionRender) -> dict[str, str]:
@@ -539,8 +446,6 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         nav=build_nav(atlas, edition, will_it_run=shared.builds is not None),
         fragments=_fragments(r, topic_sizes),
         feature_names={history.id: text_only(history.record.name) for history in histories.values()},
-        kept=r.kept.made if r.kept else {},
-        given_again=frozenset(r.kept.given_again) if r.kept else frozenset(),
     )
 
 
@@ -548,25 +453,6 @@ def _never_folded(function: Callable) -> Callable:
     """A filter that Jinja's compiler never applies ahead of time to a constant (`"Deprecated" | badge`): compiled
     templates are shared by the editions and by every build, and this filter differs between them."""
     return pass_eval_context(lambda eval_context, *args: function(*args))
-
-
-def templates_reached(name: str) -> set[str] | None:
-    """Every template that `name` includes, imports or extends, at any depth; None if one is named by an expression."""
-    reached, waiting = set(), [name]
-    while waiting:
-        source = (TEMPLATE_DIR / waiting.pop()).read_text(encoding="utf-8")
-        if _NAMED_BY_EXPRESSION.search(source):
-            return None
-        for found in _TEMPLATE_NAMED.findall(source):
-            if found not in reached:
-                reached.add(found)
-                waiting.append(found)
-    return reached
-
-
-# A tag that brings in another template, by its name as a string, or by anything else (which cannot be told here).
-_TEMPLATE_NAMED = re.compile(r"""\{%-?\s*(?:import|include|extends|from)\s+["']([^"']+)["']""")
-_NAMED_BY_EXPRESSION = re.compile(r"""\{%-?\s*(?:import|include|extends|from)\s+[^"'\s]""")
 
 
 def _template_state(patterns: tuple[str, ...]) -> tuple:

@@ -1,9 +1,8 @@
 """One build: read the data, generate the site, check that it serves every published URL.
 
 `generate_checked` reads and generates anew on each call. A process that builds again and again (`make serve`) hands
-down one `SiteCache`, which gives the same site again while the data files and templates are unchanged, reads the data
-again only when a data file changed (a template edit generates the site from the data already read), and lets pages that
-read nothing changed be kept (macros/render/kept_pages.py).
+down one `SiteCache`, which gives the same site again while the data files and templates are unchanged, and reads the
+data again only when a data file changed (a template edit generates the site from the data already read).
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from macros.data.builds_catalog import Builds, load_builds
 from macros.data.loading import load_atlas
 from macros.data.model import Atlas
 from macros.data.translations import translated_languages
-from macros.render.kept_pages import InputStates
 from macros.render.pages import TEMPLATE_DIR, GeneratedSite, generate_site
 from macros.render.registry import check_registry
 from macros.views.edition import Edition, translated_edition
@@ -69,13 +67,10 @@ def generate_checked(
     repository: str = "",
     check_published: bool = True,
     cache: SiteCache | None = None,
-    keep_pages: bool = False,
 ) -> GeneratedSite:
     """The site generated from `data_dir`, after checking the published URLs (unless told not to); raises DataErrors.
 
-    With a `cache`, the site of an earlier call is given again while nothing it was made from changed; with `keep_pages`
-    too (the preview), the pages that read nothing changed since an earlier call (release, feature and topic pages, the
-    grids) are given again instead of rendered. The site is the same either way."""
+    With a `cache`, the site of an earlier call is given again while nothing it was made from changed."""
     data_states, template_states = files_state(data_dir), files_state(TEMPLATE_DIR)
     key = (data_dir, site_url, repository, check_published, data_states, template_states)
     if cache is not None and cache.site_key == key:
@@ -88,7 +83,6 @@ def generate_checked(
         catalog=data.catalog,
         builds=data.builds,
         translations=data.translations,
-        input_states=InputStates.of(data_states + template_states, data_dir, TEMPLATE_DIR) if cache and keep_pages else None,
     )
     if check_published:
         check_registry(site.published, site.atlas.redirects, data_dir)

@@ -11,7 +11,7 @@ from tests.conftest import PROJECT_DIR
 STAGES = (
     ("data", ("yamlfile", "markup", "model", "schema", "texts", "glossary", "translations", "api_catalog", "builds_catalog", "loading")),
     ("views", ("urls", "indexes", "joins", "api_reference", "api_truth", "builds", "edition")),
-    ("render", ("sanitize", "exports", "forking", "kept_pages", "pages", "registry", "site")),
+    ("render", ("sanitize", "exports", "pages", "registry", "site")),
     ("plugin", ("highlighting", "searching", "theme", "session", "page_macros", "preview", "hooks")),
 )  # fmt: skip
 COMMANDS = ("check",)  # macros/check.py: `make check`, reading what the stages make

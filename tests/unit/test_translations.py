@@ -17,9 +17,7 @@ from macros.data.loading import load_atlas
 from macros.data.texts import text_hash, visible_texts, with_texts
 from macros.data.translations import coverage, load_translations
 from macros.data.yamlfile import DataErrors
-from macros.render import pages as generate
 from macros.render.site import generate_checked
-from macros.views import api_reference as reference
 from macros.views.edition import interface_problem, translated_edition
 from tests.conftest import MINI_DATA, PROJECT_DIR, REAL_DATA
 
@@ -260,25 +258,11 @@ def test_every_text_the_scripts_show_has_a_chinese_translation_and_every_transla
     assert (sorted(shown - set(catalog)), sorted(set(catalog) - shown)) == ([], [])
 
 
-def test_a_translated_edition_rendered_by_the_forked_process_is_the_one_rendered_here(tmp_path, monkeypatch):
+def test_an_interface_text_without_a_translation_is_recorded_by_its_edition(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(REAL_DATA, data)
     catalog = data / ZH / "interface" / "common.yaml"
     catalog.write_text(catalog.read_text(encoding="utf-8").replace("Feature matrix: 功能矩阵\n", ""), encoding="utf-8")
-    sent = []
-
-    class Recorded(generate.ForkedWork):
-        def results(self):
-            sent.append(super().results())
-            return sent[-1]
-
-    monkeypatch.setattr(generate, "ForkedWork", Recorded)
-    forked = generate_checked(data, site_url="/", check_published=False)
-    assert [list(found) for found in sent] == [["zh"]], "the Chinese edition came from the forked process"
-    monkeypatch.setattr(generate, "CAN_FORK", False)
-    monkeypatch.setattr(reference, "_rendered", {})  # and render the API reference again, here
-    here = generate_checked(data, site_url="/", check_published=False)
-    assert len(sent) == 1
-    assert forked.pages == here.pages and forked.files == here.files and forked.nav == here.nav
-    assert forked.fragments == here.fragments and forked.slots.html == here.slots.html
-    assert forked.editions["zh"].unknown_words == here.editions["zh"].unknown_words == {"Feature matrix"}
+    site = generate_checked(data, site_url="/", check_published=False)
+    assert site.editions["zh"].unknown_words == {"Feature matrix"}
+    assert site.editions["en"].unknown_words == set()
