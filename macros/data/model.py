@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -290,7 +291,7 @@ class Release:
     @property
     def number(self) -> Version:
         """The version as a number, so that 1.4 sorts before 1.10."""
-        return Version(self.version)
+        return version_number(self.version)
 
     @property
     def notes_url(self) -> str:
@@ -502,3 +503,9 @@ def _code_blocks_of(entry: Feature | Change, setups: tuple[Setup, ...]) -> list[
         for role, code, raises, warns, unchecked in roles
         if code
     ]
+
+
+@functools.lru_cache(maxsize=1024)
+def version_number(version: str) -> Version:
+    """A release's version as a number (parsed once: pages sort releases many times)."""
+    return Version(version)
