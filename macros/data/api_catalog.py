@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from macros.data.remembered import Remembered, remembered_or_new
 from macros.data.schema import schema_errors
 from macros.data.yamlfile import DataError, DataErrors, YamlDocument, read_data_bytes
 
@@ -126,12 +127,10 @@ def empty_catalog(releases: tuple[str, ...]) -> ApiCatalog:
     return ApiCatalog(releases=releases, measured=(None,) * len(releases), names={}, document=document)
 
 
-_loaded: dict[str, tuple[bytes, ApiCatalog]] = {}  # the last catalog read, by the digest of its file
-
-
-def load_catalog(data_dir: Path) -> ApiCatalog | None:
+def load_catalog(data_dir: Path, remembered: Remembered | None = None) -> ApiCatalog | None:
     """The catalog of data/api/index.json, checked against its schema, or None when `make api` has not made it yet;
-    raises DataErrors for a file that cannot be used. A file whose bytes are unchanged is not read again."""
+    raises DataErrors for a file that cannot be used. With `remembered`, a file whose bytes are unchanged is not read
+    again (the same catalog is given)."""
     path = data_dir / "api" / INDEX_NAME
     if not (path.exists() or path.is_symlink()):
         return None
@@ -140,8 +139,11 @@ def load_catalog(data_dir: Path) -> ApiCatalog | None:
     if raw is None:
         raise DataErrors(errors)
     digest = hashlib.blake2b(raw, digest_size=16).digest()
-    if name in _loaded and _loaded[name][0] == digest:
-        return _loaded[name][1]
+    return remembered_or_new(remembered).get(("api-catalog", name), digest, lambda: _parsed_catalog(raw, name))
+
+
+def _parsed_catalog(raw: bytes, name: str) -> ApiCatalog:
+    """The catalog in the bytes of an index file; raises DataErrors if it is not readable or not valid."""
     try:
         document = json.loads(raw)
     except (ValueError, RecursionError) as exc:
@@ -149,9 +151,7 @@ def load_catalog(data_dir: Path) -> ApiCatalog | None:
     errors = schema_errors(YamlDocument(document), SCHEMA_NAME, name)
     if errors:
         raise DataErrors(errors)
-    catalog = _catalog(document, name)
-    _loaded[name] = (digest, catalog)
-    return catalog
+    return _catalog(document, name)
 
 
 def _catalog(document: dict, name: str) -> ApiCatalog:

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from macros.data.remembered import Remembered, remembered_or_new
 from macros.data.schema import schema_errors
 from macros.data.yamlfile import DataError, DataErrors, YamlDocument, parse_yaml, read_data_bytes
 
@@ -48,10 +49,9 @@ class Builds:
         return [version for version in self.pypi.get("torch", {}) if version.rpartition(".")[0] == release]
 
 
-_loaded: dict[str, tuple[bytes, object]] = {}  # display name -> (digest, parsed and checked document)
-
-
-def _read(path: Path, data_dir: Path, schema_name: str, errors: list[DataError], *, yaml: bool = False) -> object | None:
+def _read(
+    path: Path, data_dir: Path, schema_name: str, errors: list[DataError], remembered: Remembered, *, yaml: bool = False
+) -> object | None:
     """A data file checked against its schema (parsed again only when its bytes change); None after an error."""
     name = str(path.relative_to(data_dir.parent))
     raw, found = read_data_bytes(path, name, data_dir, limit=MAX_JSON_BYTES)
@@ -59,36 +59,37 @@ def _read(path: Path, data_dir: Path, schema_name: str, errors: list[DataError],
         errors.extend(found)
         return None
     digest = hashlib.blake2b(raw, digest_size=16).digest()
-    if name in _loaded and _loaded[name][0] == digest:
-        return _loaded[name][1]
-    if yaml:
-        document, found = parse_yaml(raw, name)
-    else:
-        try:
-            document, found = YamlDocument(json.loads(raw)), []
-        except (ValueError, RecursionError) as exc:
-            document, found = None, [DataError(name, f"not readable JSON ({exc}); run `make builds` to write it again")]
-    if document is not None and not found:
-        found = schema_errors(document, schema_name, name)
+
+    def parse() -> tuple[object | None, list[DataError]]:
+        if yaml:
+            document, found = parse_yaml(raw, name)
+        else:
+            try:
+                document, found = YamlDocument(json.loads(raw)), []
+            except (ValueError, RecursionError) as exc:
+                document, found = None, [DataError(name, f"not readable JSON ({exc}); run `make builds` to write it again")]
+        if document is not None and not found:
+            found = schema_errors(document, schema_name, name)
+        return (None if found else document.data), found
+
+    data, found = remembered.get(("builds", name, schema_name), digest, parse)
     errors.extend(found)
-    if found:
-        return None
-    _loaded[name] = (digest, document.data)
-    return document.data
+    return data
 
 
-def load_builds(data_dir: Path) -> Builds | None:
+def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds | None:
     """The build data of `data_dir/builds`, or None when there is none; raises DataErrors for a file that is wrong."""
     folder = data_dir / "builds"
     if not folder.is_dir():
         return None
+    remembered = remembered_or_new(remembered)
     errors: list[DataError] = []
-    pypi = _read(folder / "pypi.json", data_dir, "pypi.schema.json", errors)
-    nvidia = _read(folder / "nvidia.yaml", data_dir, "nvidia.schema.json", errors, yaml=True)
-    install = _read(folder / "install.yaml", data_dir, "install.schema.json", errors, yaml=True)
+    pypi = _read(folder / "pypi.json", data_dir, "pypi.schema.json", errors, remembered)
+    nvidia = _read(folder / "nvidia.yaml", data_dir, "nvidia.schema.json", errors, remembered, yaml=True)
+    install = _read(folder / "install.yaml", data_dir, "install.schema.json", errors, remembered, yaml=True)
     wheels = {}
     for path in sorted((folder / "wheels").glob("*.json")):
-        measured = _read(path, data_dir, "wheel.schema.json", errors)
+        measured = _read(path, data_dir, "wheel.schema.json", errors, remembered)
         if measured is not None and measured["release"] != path.stem:
             message = f"release {measured['release']!r} differs from the file's name"
             errors.append(DataError(str(path.relative_to(data_dir.parent)), message))

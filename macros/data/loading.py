@@ -17,6 +17,7 @@ from packaging.version import Version
 from macros.data import markup
 from macros.data.markup import MAX_SYNTAX_PER_FIELD, MAX_SYNTAX_PER_FILE, markup_problem, syntax_count
 from macros.data.model import Atlas, BlockResult, DistinctPair, ErrorPage, FeatureRecord, Labels, LabelScheme, Redirect, Release, Topic
+from macros.data.remembered import Remembered, remembered_or_new
 from macros.data.schema import schema_errors
 from macros.data.yamlfile import DataError, DataErrors, FieldPath, YamlDocument, parse_yaml, read_data_bytes, read_yaml
 
@@ -33,11 +34,6 @@ _REDIRECT_EXAMPLE = '"/releases/1.9/": "/releases/1.10/"'
 DRAFT_TODO = "TODO(new-release)"  # what `make new-release` leaves in a draft for a person; the build refuses it
 _TEXT_FIELDS = ("title", "summary", "details", "caption", "intro", "note", "meaning", "name", "description", "cause", "remedy", "text")
 T = TypeVar("T")
-# Each data file's last parse, by display name and schema: (digest of its bytes, document or None, its mistakes).
-_checked_files: dict[tuple[str, str], tuple[bytes, YamlDocument | None, tuple[DataError, ...]]] = {}
-# Each release file's last conversion, by display name: (the parsed document it was made from, the file stem,
-# topics and labels it was checked against, the release or None, its mistakes). Holding the document keeps `is` exact.
-_converted_releases: dict[str, tuple[YamlDocument, tuple, Release | None, tuple[DataError, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +49,17 @@ class _FileReport:
         self.errors.append(DataError(self.name, message, self.document.line_of(path), path))
 
 
-def load_atlas(data_dir: Path) -> Atlas:
+def load_atlas(data_dir: Path, remembered: Remembered | None = None) -> Atlas:
     """Read data/topics.yaml, labels.yaml, distinct.yaml, redirects.yaml, features.yaml, errors.yaml and releases/*.yaml;
-    raise DataErrors listing every mistake.
+    raise DataErrors listing every mistake. With `remembered` (handed down by `make serve`), a file whose bytes are
+    unchanged since an earlier read is not parsed again.
 
     Whether the generated site still serves every published URL is checked after generation (`registry`).
     """
+    remembered = remembered_or_new(remembered)
     errors: list[DataError] = []
-    topics = _load_topics(data_dir, errors)
-    labels = _load_labels(data_dir, errors)
+    topics = _load_topics(data_dir, errors, remembered)
+    labels = _load_labels(data_dir, errors, remembered)
     topic_ids = {topic.id for topic in topics}
     releases: dict[Version, tuple[str, Release]] = {}
     release_dir = data_dir / "releases"
@@ -72,7 +70,7 @@ def load_atlas(data_dir: Path) -> Atlas:
             continue
         if path.suffix != ".yaml":
             continue
-        release = _load_release(path, name, topic_ids, labels, errors, data_dir)
+        release = _load_release(path, name, topic_ids, labels, errors, data_dir, remembered)
         if release is None:
             continue
         if release.number in releases:
@@ -83,23 +81,23 @@ def load_atlas(data_dir: Path) -> Atlas:
         releases[release.number] = (name, release)
     if errors:
         raise DataErrors(errors)
-    ordered = tuple(_with_results(release, data_dir, errors) for _, (_, release) in sorted(releases.items()))
-    distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors)
+    ordered = tuple(_with_results(release, data_dir, errors, remembered) for _, (_, release) in sorted(releases.items()))
+    distinct = _load_distinct(data_dir, {f.id for release in ordered for f in release.features}, errors, remembered)
     redirects = _load_redirects(data_dir, errors)
-    records = _load_records(data_dir, topic_ids, errors)
-    explained = _load_errors(data_dir, errors)
+    records = _load_records(data_dir, topic_ids, errors, remembered)
+    explained = _load_errors(data_dir, errors, remembered)
     atlas = Atlas(
         releases=ordered, topics=tuple(topics), labels=labels, distinct=distinct, redirects=redirects, records=records, errors=explained
     )
-    _check_record_use(atlas, {r.version: n for n, r in releases.values()}, data_dir, errors)
+    _check_record_use(atlas, {r.version: n for n, r in releases.values()}, data_dir, errors, remembered)
     if errors:
         raise DataErrors(errors)
     return atlas
 
 
-def _load_errors(data_dir: Path, errors: list[DataError]) -> tuple[ErrorPage, ...]:
+def _load_errors(data_dir: Path, errors: list[DataError], remembered: Remembered) -> tuple[ErrorPage, ...]:
     """Read data/errors.yaml, the errors the site explains, if it exists."""
-    name, document = _read_optional(data_dir / "errors.yaml", "errors.schema.json", errors, data_dir)
+    name, document = _read_optional(data_dir / "errors.yaml", "errors.schema.json", errors, data_dir, remembered)
     if document is None:
         return ()
     report = _FileReport(name, document, errors)
@@ -108,10 +106,10 @@ def _load_errors(data_dir: Path, errors: list[DataError]) -> tuple[ErrorPage, ..
     return tuple(structure(ErrorPage, raw) for raw in document.data["errors"])
 
 
-def _load_records(data_dir: Path, topic_ids: set[str], errors: list[DataError]) -> tuple[FeatureRecord, ...]:
+def _load_records(data_dir: Path, topic_ids: set[str], errors: list[DataError], remembered: Remembered) -> tuple[FeatureRecord, ...]:
     """Read data/features.yaml, the feature records, if it exists: unique ids, known topics, and parts of records that
     exist, with no feature a part of itself however many steps away."""
-    name, document = _read_optional(data_dir / "features.yaml", "features.schema.json", errors, data_dir)
+    name, document = _read_optional(data_dir / "features.yaml", "features.schema.json", errors, data_dir, remembered)
     if document is None:
         return ()
     report = _FileReport(name, document, errors)
@@ -137,7 +135,7 @@ def _load_records(data_dir: Path, topic_ids: set[str], errors: list[DataError]) 
     return tuple(structure(FeatureRecord, raw) for raw in raw_records)
 
 
-def _check_record_use(atlas: Atlas, files: dict[str, str], data_dir: Path, errors: list[DataError]) -> None:
+def _check_record_use(atlas: Atlas, files: dict[str, str], data_dir: Path, errors: list[DataError], remembered: Remembered) -> None:
     """Every entry's `feature` names a record of data/features.yaml (`files`: each release's file, by version), and
     every record has an entry about it or about one of its parts: a record with none would have no history."""
     used: set[str] = set()
@@ -147,7 +145,7 @@ def _check_record_use(atlas: Atlas, files: dict[str, str], data_dir: Path, error
             for index, entry in enumerate(entries):
                 if entry.feature is not None and entry.feature not in atlas.records_by_id:
                     message = f"'{entry.feature}' is not the id of a feature record in data/features.yaml"
-                    errors.append(_located(name, "release.schema.json", (kind, index, "feature"), message))
+                    errors.append(_located(name, "release.schema.json", (kind, index, "feature"), message, remembered))
                 record = atlas.records_by_id.get(atlas.record_of(entry) or "")
                 while record is not None and record.id not in used:  # the record and every feature it is a part of
                     used.add(record.id)
@@ -156,18 +154,18 @@ def _check_record_use(atlas: Atlas, files: dict[str, str], data_dir: Path, error
     for index, record in enumerate(atlas.records):
         if record.id not in used:
             message = f"no release entry is about '{record.id}' or its parts: give one `feature: {record.id}`, or remove the record"
-            errors.append(_located(name, "features.schema.json", ("features", index), message))
+            errors.append(_located(name, "features.schema.json", ("features", index), message, remembered))
 
 
-def _located(name: str, schema_name: str, path: FieldPath, message: str) -> DataError:
+def _located(name: str, schema_name: str, path: FieldPath, message: str, remembered: Remembered) -> DataError:
     """An error at a field of a file this load has read, with the field's line."""
-    document = _checked_files[(name, schema_name)][1]
+    document, _ = remembered.last(("parsed", name, schema_name)) or (None, ())
     return DataError(name, message, document.line_of(path) if document else None, path)
 
 
-def _with_results(release: Release, data_dir: Path, errors: list[DataError]) -> Release:
+def _with_results(release: Release, data_dir: Path, errors: list[DataError], remembered: Remembered) -> Release:
     """The release with the code-block results of data/examples/<version>.yaml (written by `make examples`), if any."""
-    name, document = _read_optional(data_dir / "examples" / f"{release.version}.yaml", "examples.schema.json", errors, data_dir)
+    name, document = _read_optional(data_dir / "examples" / f"{release.version}.yaml", "examples.schema.json", errors, data_dir, remembered)
     if document is None:
         return release
     if document.data["release"] != release.version:
@@ -200,10 +198,12 @@ def _load_redirects(data_dir: Path, errors: list[DataError]) -> tuple[Redirect, 
     return tuple(redirects)
 
 
-def _read_optional(path: Path, schema_name: str, errors: list[DataError], data_dir: Path) -> tuple[str, YamlDocument | None]:
+def _read_optional(
+    path: Path, schema_name: str, errors: list[DataError], data_dir: Path, remembered: Remembered
+) -> tuple[str, YamlDocument | None]:
     """An optional data file's display name, and its document when it is there and valid (see `_read_valid`)."""
     name = _display_name(path, data_dir)
-    return name, _read_valid(path, name, schema_name, errors, data_dir) if _present(path) else None
+    return name, _read_valid(path, name, schema_name, errors, data_dir, remembered) if _present(path) else None
 
 
 def _present(path: Path) -> bool:
@@ -216,11 +216,11 @@ def _display_name(path: Path, data_dir: Path) -> str:
     return str(path.relative_to(data_dir.parent))
 
 
-def _load_topics(data_dir: Path, errors: list[DataError]) -> list[Topic]:
+def _load_topics(data_dir: Path, errors: list[DataError], remembered: Remembered) -> list[Topic]:
     """Read and validate data/topics.yaml."""
     path = data_dir / "topics.yaml"
     name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "topics.schema.json", errors, data_dir)
+    document = _read_valid(path, name, "topics.schema.json", errors, data_dir, remembered)
     if document is None:
         return []
     raw_topics = document.data["topics"]
@@ -230,11 +230,11 @@ def _load_topics(data_dir: Path, errors: list[DataError]) -> list[Topic]:
     return [structure(Topic, raw) for raw in raw_topics]
 
 
-def _load_labels(data_dir: Path, errors: list[DataError]) -> Labels:
+def _load_labels(data_dir: Path, errors: list[DataError], remembered: Remembered) -> Labels:
     """Read and validate data/labels.yaml: the stability words of each era of announcements."""
     path = data_dir / "labels.yaml"
     name = _display_name(path, data_dir)
-    document = _read_valid(path, name, "labels.schema.json", errors, data_dir)
+    document = _read_valid(path, name, "labels.schema.json", errors, data_dir, remembered)
     if document is None:
         return Labels(schemes=())
     report = _FileReport(name, document, errors)
@@ -248,9 +248,9 @@ def _load_labels(data_dir: Path, errors: list[DataError]) -> Labels:
     return Labels(schemes=schemes)
 
 
-def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError]) -> tuple[DistinctPair, ...]:
+def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError], remembered: Remembered) -> tuple[DistinctPair, ...]:
     """Read data/distinct.yaml, the reviewed look-alike ids, if it exists; each id must still name a feature."""
-    name, document = _read_optional(data_dir / "distinct.yaml", "distinct.schema.json", errors, data_dir)
+    name, document = _read_optional(data_dir / "distinct.yaml", "distinct.schema.json", errors, data_dir, remembered)
     if document is None:
         return ()
     report = _FileReport(name, document, errors)
@@ -262,41 +262,52 @@ def _load_distinct(data_dir: Path, feature_ids: set[str], errors: list[DataError
     return tuple(structure(DistinctPair, raw) for raw in document.data["distinct"])
 
 
-def _read_valid(path: Path, name: str, schema_name: str, errors: list[DataError], data_dir: Path) -> YamlDocument | None:
-    """Parse a file of the folder `data_dir` and check it against its schema; None when it cannot be used.
-
-    A file whose bytes are the same as when it was last read is not parsed again: a preview rebuild after
-    a one-file edit reads one file. Nothing downstream changes a parsed document.
-    """
-    raw, read_errors = read_data_bytes(path, name, data_dir)
-    if raw is None:
-        errors.extend(read_errors)
-        return None
-    digest = hashlib.blake2b(raw, digest_size=16).digest()
-    key = (name, schema_name)
-    if key not in _checked_files or _checked_files[key][0] != digest:
-        document, found = parse_yaml(raw, name)
-        if document is not None and not found:  # a character or size refused while reading comes first
-            found = schema_errors(document, schema_name, name)
-        _checked_files[key] = (digest, None if found else document, tuple(found))
-    _, document, found = _checked_files[key]
-    errors.extend(found)
+def _read_valid(
+    path: Path, name: str, schema_name: str, errors: list[DataError], data_dir: Path, remembered: Remembered
+) -> YamlDocument | None:
+    """Parse a file of the folder `data_dir` and check it against its schema; None when it cannot be used."""
+    _, document = _parsed(path, name, schema_name, errors, data_dir, remembered)
     return document
 
 
-def _load_release(path: Path, name: str, topic_ids: set[str], labels: Labels, errors: list[DataError], data_dir: Path) -> Release | None:
+def _parsed(
+    path: Path, name: str, schema_name: str, errors: list[DataError], data_dir: Path, remembered: Remembered
+) -> tuple[bytes, YamlDocument | None]:
+    """The digest of a file's bytes and its document when it can be used. A file whose bytes are the same as when it
+    was last read is not parsed again: a preview rebuild after a one-file edit reads one file. Nothing downstream changes
+    a parsed document."""
+    raw, read_errors = read_data_bytes(path, name, data_dir)
+    if raw is None:
+        errors.extend(read_errors)
+        return b"", None
+
+    def parse() -> tuple[YamlDocument | None, tuple[DataError, ...]]:
+        document, found = parse_yaml(raw, name)
+        if document is not None and not found:  # a character or size refused while reading comes first
+            found = schema_errors(document, schema_name, name)
+        return (None if found else document), tuple(found)
+
+    digest = hashlib.blake2b(raw, digest_size=16).digest()
+    document, found = remembered.get(("parsed", name, schema_name), digest, parse)
+    errors.extend(found)
+    return digest, document
+
+
+def _load_release(
+    path: Path, name: str, topic_ids: set[str], labels: Labels, errors: list[DataError], data_dir: Path, remembered: Remembered
+) -> Release | None:
     """Read, validate and convert one release file; one read before, checked against the same topics and labels, is reused."""
-    document = _read_valid(path, name, "release.schema.json", errors, data_dir)
+    digest, document = _parsed(path, name, "release.schema.json", errors, data_dir, remembered)
     if document is None:
         return None
-    against = (path.stem, frozenset(topic_ids), labels)
-    cached = _converted_releases.get(name)
-    if cached is None or cached[0] is not document or cached[1] != against:
+
+    def convert() -> tuple[Release | None, tuple[DataError, ...]]:
         found: list[DataError] = []
-        release = _convert_release(document, name, path.stem, topic_ids, labels, found)
-        cached = _converted_releases[name] = (document, against, release, tuple(found))
-    errors.extend(cached[3])
-    return cached[2]
+        return _convert_release(document, name, path.stem, topic_ids, labels, found), tuple(found)
+
+    release, found = remembered.get(("release", name), (digest, path.stem, frozenset(topic_ids), labels), convert)
+    errors.extend(found)
+    return release
 
 
 def _convert_release(

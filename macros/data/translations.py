@@ -15,6 +15,7 @@ from pathlib import Path
 
 from macros.data.glossary import GLOSSARY, Glossary
 from macros.data.markup import markup_problem, tokens
+from macros.data.remembered import Remembered, remembered_or_new
 from macros.data.texts import text_hash
 from macros.data.yamlfile import DataError, read_yaml
 
@@ -66,11 +67,13 @@ def translation_dir(data_dir: Path, language: str) -> Path:
 
 
 def load_translations(
-    data_dir: Path, language: str, texts: dict[str, dict[str, str]], glossary: Glossary
+    data_dir: Path, language: str, texts: dict[str, dict[str, str]], glossary: Glossary, remembered: Remembered | None = None
 ) -> tuple[dict[str, dict[str, Translation]], list[DataError]]:
     """Every translation file of `language` for the data files in `texts`, checked: each entry names a field that
     exists, has a `from` hash and a translation, whose Markdown is allowed and keeps the English text's code spans and
-    link targets (code and addresses read the same in every language), and which writes the glossary's terms."""
+    link targets (code and addresses read the same in every language), and which writes the glossary's terms. With
+    `remembered` (`make serve`), a file is read again only once it changed."""
+    remembered = remembered_or_new(remembered)
     folder = translation_dir(data_dir, language)
     found: dict[str, dict[str, Translation]] = {}
     errors: list[DataError] = []
@@ -82,7 +85,7 @@ def load_translations(
         if name not in texts:
             errors.append(DataError(shown, f"no data file `{name}.yaml` has texts to translate; remove this file or rename it"))
             continue
-        document, problems = _read_yaml(path, shown, data_dir, _file_state(path))
+        document, problems = remembered.get(("translation", path), _file_state(path), functools.partial(read_yaml, path, shown, data_dir))
         errors += problems
         if document is not None:
             found[name] = _read_entries(document, shown, language, texts[name], glossary, errors)
@@ -92,11 +95,6 @@ def load_translations(
 def _file_state(path: Path) -> tuple[int, int]:
     status = path.stat()
     return status.st_mtime_ns, status.st_size
-
-
-@functools.lru_cache(maxsize=256)  # a translation file is read again only once it changed (`make serve` rebuilds)
-def _read_yaml(path: Path, shown: str, data_dir: Path, state: tuple[int, int]):
-    return read_yaml(path, shown, data_dir)
 
 
 def _read_entries(

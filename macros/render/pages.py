@@ -16,6 +16,7 @@ from macros.data.api_catalog import ApiCatalog, empty_catalog
 from macros.data.builds_catalog import Builds
 from macros.data.markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from macros.data.model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, FeatureRecord, Labels, Release
+from macros.data.remembered import Remembered
 from macros.data.yamlfile import DataError, DataErrors
 from macros.render import exports
 from macros.views import indexes, urls
@@ -145,23 +146,25 @@ def generate_site(
     catalog: ApiCatalog | None = None,
     builds: Builds | None = None,
     translations: tuple[Edition, ...] = (),
+    remembered: Remembered | None = None,
 ) -> GeneratedSite:
     """Every generated page and file for this data (and the measured API index and builds, when there are), keyed by
     path relative to the docs directory: the English pages, then each translated edition's under its language folder.
-    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people."""
+    The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people. With
+    `remembered` (`make serve`), what depends on the API index alone is made once while the index is unchanged."""
     catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
-    reference = Reference.of(catalog)
+    reference = Reference.of(catalog, remembered)
     # Releases measured, and whose release before was too: what they changed in the API is known.
     pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)
     measured = [version for version, before, found in pairs if before and found]
     api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
     patches = {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
-    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds)
+    shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds, remembered)
     english = english_edition(atlas)
     slots = HtmlSlots()
 
     made = {edition.language: _edition_pages(edition, shared, slots) for edition in (english, *translations)}
-    files = {**made[ENGLISH].files, **_tool_files(atlas, catalog, builds, made[ENGLISH].lifecycles, patches, site_url)}
+    files = {**made[ENGLISH].files, **_tool_files(atlas, catalog, builds, made[ENGLISH].lifecycles, patches, site_url, remembered)}
     names = {e.language: made[e.language].feature_names for e in translations}
     files[urls.FEATURE_NAMES] = exports.feature_names_json(made[ENGLISH].histories, atlas.labels, site_url=site_url, translated=names)
     pages = {path: page for edition in made.values() for path, page in edition.pages.items()}
@@ -186,10 +189,12 @@ def generate_site(
     )
 
 
-def _tool_files(atlas: Atlas, catalog: ApiCatalog, builds: Builds | None, lifecycles: dict, patches: dict, site_url: str) -> dict[str, str]:
+def _tool_files(
+    atlas: Atlas, catalog: ApiCatalog, builds: Builds | None, lifecycles: dict, patches: dict, site_url: str, remembered: Remembered | None
+) -> dict[str, str]:
     """The files read by tools (API index and mentions, releases JSON, feed, schemas), made from the data alone."""
     return {
-        urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA)),
+        urls.API_INDEX: published_index(catalog, urls.absolute(site_url, urls.API_INDEX_SCHEMA), remembered),
         urls.API_MENTIONS: mentions_json(atlas, urls.absolute(site_url, urls.API_MENTIONS_SCHEMA)),
         urls.RELEASES_JSON: exports.releases_json(atlas, lifecycles, site_url=site_url),
         urls.FEED: exports.atom_feed(
@@ -212,6 +217,7 @@ class _Shared:
     api_changes: dict
     patches: dict
     builds: Builds | None
+    remembered: Remembered | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,7 +443,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     if shared.builds and edition.language == ENGLISH:
         files[urls.COMPATIBILITY] = compatibility_json(atlas, shared.builds, site_url=shared.site_url)
     templates = _template_state(REFERENCE_TEMPLATES)
-    pages |= reference_pages(shared.reference, r.render, slots, templates=templates, edition=edition.language)
+    pages |= reference_pages(shared.reference, r.render, slots, templates=templates, edition=edition.language, remembered=shared.remembered)
     return _EditionPages(
         lifecycles=r.lifecycles,
         histories=histories,

@@ -14,6 +14,7 @@ from macros.data.api_catalog import ApiCatalog, load_catalog
 from macros.data.builds_catalog import Builds, load_builds
 from macros.data.loading import load_atlas
 from macros.data.model import Atlas
+from macros.data.remembered import Remembered
 from macros.data.translations import translated_languages
 from macros.render.pages import TEMPLATE_DIR, GeneratedSite, generate_site
 from macros.render.registry import check_registry
@@ -30,17 +31,20 @@ class SiteData:
     translations: tuple[Edition, ...]
 
 
-def read_site_data(data_dir: Path) -> SiteData:
-    """Read and check every file under `data_dir`; raises DataErrors with every mistake found."""
-    atlas = load_atlas(data_dir)
-    translations = tuple(translated_edition(atlas, data_dir, language) for language in translated_languages(data_dir))
-    return SiteData(atlas, load_catalog(data_dir), load_builds(data_dir), translations)
+def read_site_data(data_dir: Path, remembered: Remembered | None = None) -> SiteData:
+    """Read and check every file under `data_dir`, the one way the site reads data/; raises DataErrors with every
+    mistake found. With `remembered`, a file whose bytes are unchanged since an earlier read is not parsed again."""
+    atlas = load_atlas(data_dir, remembered)
+    languages = translated_languages(data_dir)
+    translations = tuple(translated_edition(atlas, data_dir, language, remembered) for language in languages)
+    return SiteData(atlas, load_catalog(data_dir, remembered), load_builds(data_dir, remembered), translations)
 
 
 class SiteCache:
     """The last site generated and the data it was read from, for a process that builds again (`make serve`)."""
 
     def __init__(self) -> None:
+        self.remembered = Remembered()  # what reading the data and rendering the API reference made
         self.site_key: tuple | None = None
         self.site: GeneratedSite | None = None
         self.data_key: tuple | None = None
@@ -50,7 +54,7 @@ class SiteCache:
         """The data of `data_dir`, whose files are in `states`: read again only when they changed since the last call.
         Each translated edition is given with no interface words asked for yet, which the next generation records."""
         if self.data is None or self.data_key != (data_dir, states):
-            self.data, self.data_key = read_site_data(data_dir), (data_dir, states)
+            self.data, self.data_key = read_site_data(data_dir, self.remembered), (data_dir, states)
         return replace(self.data, translations=tuple(replace(edition, unknown_words=set()) for edition in self.data.translations))
 
 
@@ -83,6 +87,7 @@ def generate_checked(
         catalog=data.catalog,
         builds=data.builds,
         translations=data.translations,
+        remembered=cache.remembered if cache is not None else None,
     )
     if check_published:
         check_registry(site.published, site.atlas.redirects, data_dir)

@@ -13,6 +13,7 @@ from typing import ClassVar
 from macros.data.api_catalog import CLASS, MODULE, ApiCatalog, ApiName
 from macros.data.markup import text_only, tokens
 from macros.data.model import Atlas, Change, Feature
+from macros.data.remembered import Remembered, remembered_or_new
 from macros.views import urls
 
 KIND_WORDS = {
@@ -89,15 +90,12 @@ class Reference:
     """What the site says about every measured name."""
 
     OPEN_ROWS: ClassVar[int] = 400  # a module page shows at most this many names before it groups them by letter
-    _made: ClassVar[dict[int, Reference]] = {}  # one per catalog, which serves every build while its file is unchanged
 
     @classmethod
-    def of(cls, catalog: ApiCatalog) -> Reference:
-        """The reference of this catalog, made once (its per-release lists are computed once too)."""
-        made = cls._made.get(id(catalog))
-        if made is None or made.catalog is not catalog:
-            made = cls._made[id(catalog)] = cls(catalog)
-        return made
+    def of(cls, catalog: ApiCatalog, remembered: Remembered | None = None) -> Reference:
+        """The reference of this catalog; with `remembered`, made once while the catalog is the same (its per-release
+        lists are then computed once too)."""
+        return remembered_or_new(remembered).get("api-reference", _Same(catalog), lambda: cls(catalog))
 
     def __init__(self, catalog: ApiCatalog) -> None:
         self.catalog = catalog
@@ -218,17 +216,28 @@ class Reference:
         return self._changes[version]
 
 
-_published: tuple[ApiCatalog, str, str] | None = None  # the last catalog published, its schema address and its text
-
-
-def published_index(catalog: ApiCatalog, schema_url: str) -> str:
+def published_index(catalog: ApiCatalog, schema_url: str, remembered: Remembered | None = None) -> str:
     """The API index as published under api/: the committed file's content, naming the schema it validates against
-    (written once per catalog: an unchanged index file gives the same catalog object to every serve rebuild)."""
-    global _published
-    if _published is None or _published[0] is not catalog or _published[1] != schema_url:
+    (with `remembered`, written once while the catalog and the address are the same)."""
+
+    def written() -> str:
         document = {"schema": schema_url, **catalog.document}
-        _published = (catalog, schema_url, json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
-    return _published[2]
+        return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+    return remembered_or_new(remembered).get("api-index-published", (_Same(catalog), schema_url), written)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Same:
+    """A fingerprint that is the same only for the very same object."""
+
+    value: object
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+    def __hash__(self) -> int:
+        return id(self.value)
 
 
 SLOT = re.compile(r"<p>(atlas-slot-[0-9a-f]{32})</p>")
@@ -254,35 +263,27 @@ class HtmlSlots:
         return SLOT.sub(lambda found: self.html.get(found.group(1), found.group(0)), page_html) if "atlas-slot-" in page_html else page_html
 
 
-# Per edition: the last pages and slot HTML, and what they came from.
-_rendered: dict[object, tuple[tuple, dict[str, str], dict[str, str]]] = {}
-
-
-def rendered_reference(edition: object) -> tuple | None:
-    """What `reference_pages` keeps of an edition's last reference (for a process that rendered it elsewhere)."""
-    return _rendered.get(edition)
-
-
-def keep_rendered_reference(edition: object, state: tuple | None) -> None:
-    """Keep an edition's reference as another process rendered it (`rendered_reference` there)."""
-    if state is not None:
-        _rendered[edition] = state
-
-
 def reference_pages(
-    reference: Reference, render: Callable[..., str], slots: HtmlSlots, templates: tuple, edition: object = None
+    reference: Reference,
+    render: Callable[..., str],
+    slots: HtmlSlots,
+    templates: tuple,
+    edition: object = None,
+    remembered: Remembered | None = None,
 ) -> dict[str, str]:
     """The reference's pages, keyed by docs path: the index with the lookup, a page per module, a page per release.
 
-    They depend on the catalog and their templates only (`templates`: the state of those files): while neither
-    changes, the pages of the edition's last build are given again, so a data edit under `make serve` does not render
-    them."""
-    key = (id(reference), templates)
-    if edition not in _rendered or _rendered[edition][0] != key:
+    They depend on the catalog and their templates only (`templates`: the state of those files): with `remembered`,
+    while neither changes, the pages of the edition's last build are given again, so a data edit under `make serve`
+    does not render them."""
+
+    def rendered() -> tuple[dict[str, str], dict[str, str]]:
         made = HtmlSlots()
-        _rendered[edition] = (key, _render_reference(reference, render, made), made.html)
-    slots.html.update(_rendered[edition][2])
-    return dict(_rendered[edition][1])
+        return _render_reference(reference, render, made), made.html
+
+    pages, html = remembered_or_new(remembered).get(("api-reference-pages", edition), (_Same(reference), templates), rendered)
+    slots.html.update(html)
+    return dict(pages)
 
 
 def _render_reference(reference: Reference, render: Callable[..., str], slots: HtmlSlots) -> dict[str, str]:

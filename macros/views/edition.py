@@ -16,6 +16,7 @@ from pathlib import Path
 
 from macros.data.glossary import Glossary, read_glossary
 from macros.data.model import Atlas
+from macros.data.remembered import Remembered
 from macros.data.texts import visible_texts, with_texts
 from macros.data.translations import (
     INTERFACE,
@@ -102,7 +103,7 @@ def english_edition(atlas: Atlas) -> Edition:
     return Edition(ENGLISH, atlas)
 
 
-def translated_edition(atlas: Atlas, data_dir: Path, language: str) -> Edition:
+def translated_edition(atlas: Atlas, data_dir: Path, language: str, remembered: Remembered | None = None) -> Edition:
     """The site in `language`: current translations in place of the English texts; a stale or missing one leaves its
     text in English (the page says so; a missing one stops a strict build, not the preview). Raises DataErrors for a
     broken translation file or interface catalog."""
@@ -114,7 +115,7 @@ def translated_edition(atlas: Atlas, data_dir: Path, language: str) -> Edition:
     texts = visible_texts(atlas)
     errors: list[DataError] = []
     glossary = read_glossary(translation_dir(data_dir, language), data_dir, atlas.labels.order, errors)
-    translations, problems = load_translations(data_dir, language, texts, glossary)
+    translations, problems = load_translations(data_dir, language, texts, glossary, remembered)
     errors += problems
     words, script_words = _interface_words(data_dir, language, glossary, errors)
     state = coverage(language, texts, translations)

@@ -9,7 +9,7 @@ from tests.conftest import PROJECT_DIR
 
 # The site's stages in the order data flows. A module may import its own stage's earlier modules and earlier stages.
 STAGES = (
-    ("data", ("yamlfile", "markup", "model", "schema", "texts", "glossary", "translations", "api_catalog", "builds_catalog", "loading")),
+    ("data", ("remembered", "yamlfile", "markup", "model", "schema", "texts", "glossary", "translations", "api_catalog", "builds_catalog", "loading")),
     ("views", ("urls", "indexes", "joins", "api_reference", "api_truth", "builds", "edition")),
     ("render", ("sanitize", "exports", "pages", "registry", "site")),
     ("plugin", ("highlighting", "searching", "theme", "session", "page_macros", "preview", "hooks")),
@@ -74,6 +74,6 @@ def test_the_site_imports_no_tool_and_tools_no_glue():
 
 
 def test_the_reader_imports_only_the_data_stage():
-    allowed = ("macros.data.markup", "macros.data.model", "macros.data.schema", "macros.data.yamlfile")
+    allowed = ("macros.data.markup", "macros.data.model", "macros.data.remembered", "macros.data.schema", "macros.data.yamlfile")
     imported = {name for name in _imports(PROJECT_DIR / "macros/data/loading.py") if name.startswith("macros.")}
     assert imported and all(name == "macros.data" or name.startswith(allowed) for name in imported), sorted(imported)
