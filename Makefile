@@ -9,8 +9,8 @@ export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve build check test lint published examples api api-index builds pypi wheels install-commands new-release bench lighthouse browser requirements clean help
 
-serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/pytorch-release-atlas/; a save renders again only the pages whose source changed (macros/plugin/preview.py)
-	$(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
+serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/pytorch-release-atlas/; a save renders again only the pages whose source changed (macros/plugin/preview.py); for less, RELEASES="2.5 2.6", EDITION=en, API=no
+	ATLAS_RELEASES="$(RELEASES)" ATLAS_EDITION="$(EDITION)" ATLAS_API="$(API)" $(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 build: $(VENV)/.installed  ## Build the site with --strict into site/ (reproducible: dated by the last commit)
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(PYTHON) -m mkdocs build --strict --clean

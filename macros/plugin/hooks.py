@@ -4,7 +4,9 @@ changed (macros/plugin/preview.py); every other command builds everything."""
 
 from __future__ import annotations
 
+import gc
 import logging
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +36,7 @@ from macros.plugin.session import SITE_CACHE  # noqa: E402
 from macros.plugin.theme import split_search_index, theme_globals, without_absent_editions, write_edition_sitemaps  # noqa: E402
 from macros.render.pages import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.render.sanitize import PageSanitizer  # noqa: E402
-from macros.render.site import generate_checked  # noqa: E402
+from macros.render.site import Scope, generate_checked  # noqa: E402
 from macros.views.urls import WORDS_SCRIPT  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.atlas")
@@ -73,8 +75,18 @@ def on_startup(command: str, dirty: bool) -> None:
         from macros.plugin.preview import Preview  # only a preview session loads it
 
         atlas.preview = Preview()
+        SITE_CACHE.scope = _scope_from_environment()
         # MkDocs warns that dirty builds may be inaccurate; the preview's are those of a full build (tested).
         logging.getLogger("mkdocs.commands.build").addFilter(lambda record: not record.getMessage().startswith("A 'dirty' build"))
+
+
+def _scope_from_environment() -> Scope | None:
+    """The part of the site `make serve` previews (RELEASES="2.5 2.6", EDITION=en, API=no), or None for all of it."""
+    edition, api = os.environ.get("ATLAS_EDITION", ""), os.environ.get("ATLAS_API", "")
+    if edition not in ("", "en", "all") or api not in ("", "yes", "no"):
+        raise PluginError(f"EDITION is en or all (given {edition!r}); API is yes or no (given {api!r})")
+    scope = Scope(frozenset(os.environ.get("ATLAS_RELEASES", "").split()), english_only=edition == "en", api_reference=api != "no")
+    return None if scope == Scope() else scope
 
 
 @event_priority(100)
@@ -91,6 +103,12 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except DataErrors as errors:
         raise PluginError(str(errors)) from None
     config.nav = atlas.site.nav
+    if SITE_CACHE.scope is not None:  # links to the pages left out are expected: reported, not fatal
+        config.strict = False
+        log.info(f"Previewing part of the site: {SITE_CACHE.scope}")
+    if atlas.command == "build":  # one build per process keeps the generated site to its end: the collector need not walk it
+        gc.collect()
+        gc.freeze()
     position = config.markdown_extensions.index(HIGHLIGHT)
     config.markdown_extensions[position] = RememberingHighlightExtension(**config.mdx_configs.get(HIGHLIGHT, {}))
     return config
