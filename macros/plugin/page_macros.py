@@ -177,6 +177,9 @@ def define_env(env) -> None:
     """Register the macros with mkdocs-macros; each reads the site of the current data."""
 
     def site() -> GeneratedSite:
+        """The site this build generated (the hooks generate it first, in `on_config`), else one generated now."""
+        if SITE_CACHE.site is not None:
+            return SITE_CACHE.site
         conf = env.conf
         return generate_checked(
             DATA_DIR, site_url=conf["site_url"] or "/", repository=conf["extra"].get("repository", ""), cache=SITE_CACHE
