@@ -170,7 +170,7 @@ def on_post_build(config: MkDocsConfig) -> None:
     how much of the data it translates."""
     search = config.plugins["material/search"]
     if atlas.preview is not None:
-        atlas.preview.finish(search, config.site_dir)
+        atlas.preview.finish(search.search_index, config.site_dir)
     index_config = {key: search.search_index.config[key] for key in ("lang", "separator", "pipeline", "fields")}
     split_search_index(search.search_index, config.site_dir, atlas.languages, index_config)
     write_edition_sitemaps(config.site_dir, config.site_url or "/", atlas.languages, atlas.page_files)
@@ -192,13 +192,17 @@ def on_build_error(error: Exception) -> None:
 
 
 def on_serve(server: LiveReloadServer, config: MkDocsConfig, builder) -> LiveReloadServer:
-    """Keep serving the last good site when an edit breaks the data, and say what is wrong."""
+    """Keep serving the last good site when an edit breaks the data, and say what is wrong; after a preview rebuild,
+    write its whole search index."""
 
     def build_or_report(*args, **kwargs) -> None:
         try:
             builder(*args, **kwargs)
         except Abort:  # raised after the build logged its errors (such as data mistakes)
             log.error("The last good site is still being served; fix the data and save to rebuild.")
+        else:
+            if atlas.preview is not None:
+                atlas.preview.write_search_index()
 
     server.builder = build_or_report
     return server

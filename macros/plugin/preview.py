@@ -78,6 +78,8 @@ class Preview:
         self.last = SiteState()
         self.next: SiteState | None = None
         self.files: list[PreviewFile] = []
+        self.search_index: object | None = None  # Material's, once a rebuild has completed it
+        self.site_dir = ""
 
     def add_files(self, files: Files, generated: dict[str, str], config: MkDocsConfig, macro_outputs: str) -> Files:
         """Add the generated pages and files, and mark which files (hand-written pages too) this rebuild renders."""
@@ -119,28 +121,36 @@ class Preview:
         pages = [file for file in self.files if file.page is not None]
         log.info(f"Preview: writing {sum(file.changed for file in pages)} of {len(pages)} pages again")
 
-    def finish(self, search: object, site_dir: str) -> None:
+    def finish(self, search_index: object, site_dir: str) -> None:
         """Give Material's search index every page's entries, delete the files no longer generated, keep this state."""
         state, self.next = self.next, None
         if state is None:
             return
         fresh: dict[str, list] = {}
-        for entry in search.search_index.entries:
+        for entry in search_index.entries:
             fresh.setdefault(entry["location"].partition("#")[0], []).append(entry)
         for file in self.files:
             if file.page is not None:
                 url = file.page.url
                 state.search_entries[url] = fresh.get(url, []) if file.changed else self.last.search_entries.get(url, [])
-        search.search_index.entries = [entry for entries in state.search_entries.values() for entry in entries]
-        search.search_index_prev = None  # Material's own merge assumes one page changed; these entries are complete
+        search_index.entries = [entry for entries in state.search_entries.values() for entry in entries]
+        self.search_index, self.site_dir = search_index, site_dir
         for uri, destination in self.last.destinations.items():
             if uri not in state.destinations:
                 _remove_with_empty_folders(Path(destination), Path(site_dir))
         self.last = state
 
+    def write_search_index(self) -> None:
+        """Write this rebuild's search index as a full build writes it. Material's plugin merges a dirty rebuild's entries
+        with the last index as if one page had changed; its file is written again here, once the rebuild is over."""
+        if self.search_index is not None:
+            path = Path(self.site_dir) / "search" / "search_index.json"
+            path.write_text(self.search_index.generate_search_index(None), encoding="utf-8")
+            self.search_index = None
+
     def failed(self) -> None:
         """Forget a failed rebuild: the next one renders everything again."""
-        self.next, self.last = None, SiteState()
+        self.next, self.last, self.search_index = None, SiteState(), None
 
 
 def _remove_with_empty_folders(path: Path, site_dir: Path) -> None:
