@@ -21,7 +21,6 @@ from macros.data.yamlfile import DataError, DataErrors
 from macros.render import exports
 from macros.views import indexes, urls
 from macros.views.api_reference import (
-    HtmlSlots,
     Reference,
     cited_apis,
     entry_texts,
@@ -31,6 +30,7 @@ from macros.views.api_reference import (
 )
 from macros.views.builds import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
 from macros.views.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
+from macros.views.slots import HtmlSlots, source_links, source_list
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
@@ -257,6 +257,9 @@ class _EditionRender:
             "shown": _never_folded(lambda stage: shown_stage(atlas.labels, stage, edition)),
             "long_date": _never_folded(edition.long_date),
             "check_summary": _never_folded(lambda result: check_summary(result, edition)),
+            # links as finished HTML: this build's slots hold them
+            "source_links": _never_folded(lambda urls, sources: slots.put(source_links(urls, sources))),
+            "source_list": _never_folded(lambda sources: slots.put(source_list(sources))),
         }
         lifecycles = indexes.build_lifecycles(atlas)
         common = {

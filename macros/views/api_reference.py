@@ -3,11 +3,10 @@ history), which modules get a page, and what each release added and removed. Tem
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from macros.data.api_catalog import CLASS, MODULE, ApiCatalog, ApiName
@@ -15,6 +14,7 @@ from macros.data.markup import text_only, tokens
 from macros.data.model import Atlas, Change, Feature
 from macros.data.remembered import Remembered, remembered_or_new
 from macros.views import urls
+from macros.views.slots import HtmlSlots
 
 KIND_WORDS = {
     "builtin": "function (C)",
@@ -238,29 +238,6 @@ class _Same:
 
     def __hash__(self) -> int:
         return id(self.value)
-
-
-SLOT = re.compile(r"<p>(atlas-slot-[0-9a-f]{32})</p>")
-
-
-@dataclass
-class HtmlSlots:
-    """Finished HTML that a generated page shows without Markdown reading it (a long table of names, which Markdown's
-    raw-HTML parser would take most of a build to read through): the page holds a marker paragraph named after the
-    HTML's digest, so the page's Markdown changes whenever the HTML does, and the hook puts the HTML in its place
-    before the sanitizer reads the page."""
-
-    html: dict[str, str] = field(default_factory=dict)
-
-    def put(self, html: str) -> str:
-        """The marker to write into the page's Markdown, on a line of its own."""
-        marker = f"atlas-slot-{hashlib.blake2b(html.encode(), digest_size=16).hexdigest()}"
-        self.html[marker] = html
-        return marker
-
-    def fill(self, page_html: str) -> str:
-        """A converted page with its markers replaced by their HTML."""
-        return SLOT.sub(lambda found: self.html.get(found.group(1), found.group(0)), page_html) if "atlas-slot-" in page_html else page_html
 
 
 def reference_pages(

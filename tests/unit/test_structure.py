@@ -10,7 +10,7 @@ from tests.conftest import PROJECT_DIR
 # The site's stages in the order data flows. A module may import its own stage's earlier modules and earlier stages.
 STAGES = (
     ("data", ("remembered", "yamlfile", "markup", "model", "schema", "texts", "glossary", "translations", "api_catalog", "builds_catalog", "loading")),
-    ("views", ("urls", "indexes", "joins", "api_reference", "api_truth", "builds", "edition")),
+    ("views", ("urls", "slots", "indexes", "joins", "api_reference", "api_truth", "builds", "edition")),
     ("render", ("sanitize", "exports", "pages", "registry", "site")),
     ("plugin", ("highlighting", "searching", "theme", "session", "page_macros", "preview", "hooks")),
 )  # fmt: skip
