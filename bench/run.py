@@ -168,7 +168,7 @@ def make_baseline_project(root: Path, pipeline: Path, *, macros_plugin: bool) ->
     site = generate_site(atlas, site_url=ENV["SITE_URL"], translations=translations)
     for path, content in {**site.pages, **site.files}.items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
-        (docs / path).write_text(content.replace("render_macros: false\n", ""), encoding="utf-8")
+        (docs / path).write_text(site.slots.fill(content).replace("render_macros: false\n", ""), encoding="utf-8")  # slots as raw HTML
     for language in (ENGLISH, *languages):  # the hand-written pages, as the pipeline's macros render them
         folder = docs if language == ENGLISH else docs / language
         for page in folder.glob("*.md"):

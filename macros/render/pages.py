@@ -6,17 +6,18 @@ import functools
 import hashlib
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, pass_eval_context
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, meta, pass_eval_context
 from packaging.version import Version
 
 from macros.data.api_catalog import ApiCatalog, empty_catalog
 from macros.data.builds_catalog import Builds
 from macros.data.markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from macros.data.model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, FeatureRecord, Labels, Release
-from macros.data.remembered import Remembered
+from macros.data.remembered import Remembered, Same
 from macros.data.yamlfile import DataError, DataErrors
 from macros.render import exports
 from macros.views import indexes, urls
@@ -30,11 +31,11 @@ from macros.views.api_reference import (
 )
 from macros.views.builds import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
 from macros.views.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
-from macros.views.slots import HtmlSlots, source_links, source_list
+from macros.views.slots import MARKER, HtmlSlots, source_links, source_list
 
 PLATFORM_TITLES = {"python": "Python versions", "cuda": "CUDA versions", "rocm": "ROCm versions", "macos": "macOS for MPS"}
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
-REFERENCE_TEMPLATES = ("reference_*.j2", "_api*.j2")  # the API reference's pages use these and nothing else
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +247,7 @@ class _EditionRender:
     env: Environment
     lifecycles: dict[str, indexes.Lifecycle]
     common: dict
+    rendered: set[str] = field(default_factory=set)  # the templates rendered since the kind in hand began
 
     @classmethod
     def of(cls, edition: Edition, shared: _Shared, slots: HtmlSlots) -> _EditionRender:
@@ -278,7 +280,31 @@ class _EditionRender:
         return self.edition.atlas
 
     def render(self, template: str, **context: object) -> str:
+        self.rendered.add(template)
         return self.env.get_template(template).render({**self.common, **context})
+
+    def remembered(self, kind: str, make: Callable[[], T], *, reads_atlas: bool = True) -> T:
+        """What `make` renders (pages, or pages and files), given again from the last build of a `make serve` session
+        while the data it reads and the templates it used are unchanged: a template edit renders again only the kinds
+        of page that use the template. The HTML of its slots and the interface words it found missing come back too."""
+        if self.shared.remembered is None:
+            return make()
+        edition, shared = self.edition, self.shared
+        reads = (edition.words, edition.glosses, Same(shared.reference), shared.site_url, shared.repository)
+        if reads_atlas:  # the API reference's pages read the measured index alone
+            reads += (Same(edition.atlas), Same(shared.builds))
+        key, remembered = ("pages", kind, edition.language), shared.remembered
+        known = remembered.fingerprint(key)  # what it read, and the templates it used with their state then
+        if known is None or known != (reads, known[1], _templates_state(known[1])):
+            self.rendered, asked = set(), set(edition.unknown_words)
+            value = make()
+            markers = {marker: self.slots.html[marker] for text in _texts(value) for marker in MARKER.findall(text)}
+            used = _templates_reached(self.env, self.rendered)
+            remembered.put(key, (reads, used, _templates_state(used)), (value, markers, frozenset(edition.unknown_words - asked)))
+        value, markers, words = remembered.last(key)
+        self.slots.html.update(markers)
+        edition.unknown_words.update(words)
+        return value
 
 
 def _release_pages(r: _EditionRender) -> dict[str, str]:
@@ -441,19 +467,25 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     atlas = edition.atlas
     topic_sizes = {topic.id: len(indexes.topic_lifecycles(atlas, r.lifecycles, topic.id)) for topic in atlas.topics}
     histories = indexes.feature_histories(atlas, r.lifecycles)
-    feature_pages, files = _feature_pages(r, histories)
-    pages = _release_pages(r) | _topic_pages(r, topic_sizes) | feature_pages | _matrix_page(r) | _cross_release_pages(r)
+    feature_pages, files = r.remembered("features", lambda: _feature_pages(r, histories))
+    files = dict(files)
+    pages = {
+        **r.remembered("releases", lambda: _release_pages(r)),
+        **r.remembered("topics", lambda: _topic_pages(r, topic_sizes)),
+        **feature_pages,
+        **r.remembered("matrix", lambda: _matrix_page(r)),
+        **r.remembered("across releases", lambda: _cross_release_pages(r)),
+        **r.remembered("reference", lambda: reference_pages(shared.reference, r.render, slots), reads_atlas=False),
+    }
     if shared.builds and edition.language == ENGLISH:
         files[urls.COMPATIBILITY] = compatibility_json(atlas, shared.builds, site_url=shared.site_url)
-    templates = _template_state(REFERENCE_TEMPLATES)
-    pages |= reference_pages(shared.reference, r.render, slots, templates=templates, edition=edition.language, remembered=shared.remembered)
     return _EditionPages(
         lifecycles=r.lifecycles,
         histories=histories,
         pages={edition.prefix + path: page for path, page in pages.items()},
         files=files if edition.language == ENGLISH else {k: v for k, v in files.items() if k.startswith(edition.prefix)},
         nav=build_nav(atlas, edition, will_it_run=shared.builds is not None),
-        fragments=_fragments(r, topic_sizes),
+        fragments=r.remembered("fragments", lambda: _fragments(r, topic_sizes)),
         feature_names={history.id: text_only(history.record.name) for history in histories.values()},
     )
 
@@ -464,10 +496,34 @@ def _never_folded(function: Callable) -> Callable:
     return pass_eval_context(lambda eval_context, *args: function(*args))
 
 
-def _template_state(patterns: tuple[str, ...]) -> tuple:
-    """The name, modification time and size of each template that matches one of the patterns."""
-    found = sorted(path for pattern in patterns for path in TEMPLATE_DIR.glob(pattern))
-    return tuple((path.name, path.stat().st_mtime_ns, path.stat().st_size) for path in found)
+def _templates_reached(env: Environment, names: set[str]) -> frozenset[str]:
+    """These templates and every template they import or include, however deep."""
+    reached, waiting = set(), list(names)
+    while waiting:
+        name = waiting.pop()
+        if name not in reached:
+            reached.add(name)
+            waiting += _referenced(env, name, *_templates_state(frozenset({name}))[0][1:])
+    return frozenset(reached)
+
+
+@functools.lru_cache(maxsize=256)
+def _referenced(env: Environment, name: str, mtime_ns: int, size: int) -> list[str]:
+    """The templates one template imports or includes, as its file is now (`mtime_ns` and `size` say which)."""
+    return [found for found in meta.find_referenced_templates(env.parse(env.loader.get_source(env, name)[0])) if found]
+
+
+def _templates_state(names: frozenset[str]) -> tuple:
+    """The name, modification time and size of each of these templates."""
+    return tuple((name, (TEMPLATE_DIR / name).stat().st_mtime_ns, (TEMPLATE_DIR / name).stat().st_size) for name in sorted(names))
+
+
+def _texts(value: object) -> list[str]:
+    """Every string in a page kind's output (a mapping of pages, or a tuple of mappings)."""
+    if isinstance(value, str):
+        return [value]
+    parts = value.values() if isinstance(value, dict) else value
+    return [text for part in parts for text in _texts(part)]
 
 
 def _entry_texts(history: indexes.FeatureHistory) -> list[str]:

@@ -12,7 +12,7 @@ from typing import ClassVar
 from macros.data.api_catalog import CLASS, MODULE, ApiCatalog, ApiName
 from macros.data.markup import text_only, tokens
 from macros.data.model import Atlas, Change, Feature
-from macros.data.remembered import Remembered, remembered_or_new
+from macros.data.remembered import Remembered, Same, remembered_or_new
 from macros.views import urls
 from macros.views.slots import HtmlSlots
 
@@ -95,7 +95,7 @@ class Reference:
     def of(cls, catalog: ApiCatalog, remembered: Remembered | None = None) -> Reference:
         """The reference of this catalog; with `remembered`, made once while the catalog is the same (its per-release
         lists are then computed once too)."""
-        return remembered_or_new(remembered).get("api-reference", _Same(catalog), lambda: cls(catalog))
+        return remembered_or_new(remembered).get("api-reference", Same(catalog), lambda: cls(catalog))
 
     def __init__(self, catalog: ApiCatalog) -> None:
         self.catalog = catalog
@@ -224,46 +224,12 @@ def published_index(catalog: ApiCatalog, schema_url: str, remembered: Remembered
         document = {"schema": schema_url, **catalog.document}
         return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
 
-    return remembered_or_new(remembered).get("api-index-published", (_Same(catalog), schema_url), written)
+    return remembered_or_new(remembered).get("api-index-published", (Same(catalog), schema_url), written)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _Same:
-    """A fingerprint that is the same only for the very same object."""
-
-    value: object
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.value is self.value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-
-def reference_pages(
-    reference: Reference,
-    render: Callable[..., str],
-    slots: HtmlSlots,
-    templates: tuple,
-    edition: object = None,
-    remembered: Remembered | None = None,
-) -> dict[str, str]:
-    """The reference's pages, keyed by docs path: the index with the lookup, a page per module, a page per release.
-
-    They depend on the catalog and their templates only (`templates`: the state of those files): with `remembered`,
-    while neither changes, the pages of the edition's last build are given again, so a data edit under `make serve`
-    does not render them."""
-
-    def rendered() -> tuple[dict[str, str], dict[str, str]]:
-        made = HtmlSlots()
-        return _render_reference(reference, render, made), made.html
-
-    pages, html = remembered_or_new(remembered).get(("api-reference-pages", edition), (_Same(reference), templates), rendered)
-    slots.html.update(html)
-    return dict(pages)
-
-
-def _render_reference(reference: Reference, render: Callable[..., str], slots: HtmlSlots) -> dict[str, str]:
+def reference_pages(reference: Reference, render: Callable[..., str], slots: HtmlSlots) -> dict[str, str]:
+    """The reference's pages, keyed by docs path: the index with the lookup, a page per module, a page per release;
+    their long tables go into `slots`."""
     catalog = reference.catalog
     changes = {version: reference.changed_in(version) for version in catalog.releases}
     context = {"reference": reference, "catalog": catalog}

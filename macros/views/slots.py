@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from macros.data.markup import link_target
 from macros.data.model import Source
 
+MARKER = re.compile(r"atlas-slot-[0-9a-f]{32}")
 # A marker alone in its paragraph stands for block HTML (a table, a list); anywhere else, for inline HTML.
-SLOT = re.compile(r"<p>(atlas-slot-[0-9a-f]{32})</p>|(atlas-slot-[0-9a-f]{32})")
+SLOT = re.compile(rf"<p>({MARKER.pattern})</p>|({MARKER.pattern})")
 
 
 @dataclass

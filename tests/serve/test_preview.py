@@ -188,6 +188,15 @@ def test_the_preview_serves_what_a_full_build_would_after_every_kind_of_edit(pre
     preview.edit("macros/render/templates/release.md.j2", "{{ release.summary | inline }}", "{{ release.summary | inline }} (edited)")
     assert_same_as_full_build(preview, tmp_path, "a template edit of one paragraph")
 
+    # A template that other templates import: the release pages and the features index use it (the feature pages
+    # are given again, and must not be stale).
+    preview.edit("macros/render/templates/_macros.md.j2", "{% if not loop.last %} → {% endif %}", "{% if not loop.last %} ⟶ {% endif %}")
+    assert_same_as_full_build(preview, tmp_path, "an edit of a template that others import")
+
+    # The Chinese interface words: only the Chinese pages read them.
+    preview.edit("data/translations/zh/interface/features.yaml", '"提及该功能的所有版本"', '"提及该功能的每个版本"')
+    assert_same_as_full_build(preview, tmp_path, "an interface translation edit")
+
     preview.edit("overrides/main.html", ": releases", ": release feed")
     assert_same_as_full_build(preview, tmp_path, "a theme override edit")
 
