@@ -247,6 +247,7 @@ class _EditionRender:
     env: Environment
     lifecycles: dict[str, indexes.Lifecycle]
     common: dict
+    page_inputs: dict  # what a release's or a feature's page reads besides its own context
     rendered: set[str] = field(default_factory=set)  # the templates rendered since the kind in hand began
 
     @classmethod
@@ -254,12 +255,13 @@ class _EditionRender:
         atlas = edition.atlas
         env = template_environment()
         env.install_gettext_callables(edition.gettext, edition.ngettext, newstyle=True)
+        badge = badge_maker(atlas.labels, edition)
         env.filters |= {  # set per edition: the labels are data, and the words are the edition's
-            "badge": _never_folded(badge_maker(atlas.labels, edition)),
             "shown": _never_folded(lambda stage: shown_stage(atlas.labels, stage, edition)),
             "long_date": _never_folded(edition.long_date),
             "check_summary": _never_folded(lambda result: check_summary(result, edition)),
-            # links as finished HTML: this build's slots hold them
+            # stages and links to sources as finished HTML, which Markdown need not read: this build's slots hold them
+            "badge": _never_folded(lambda stage: slots.put(badge(stage))),
             "source_links": _never_folded(lambda urls, sources: slots.put(source_links(urls, sources))),
             "source_list": _never_folded(lambda sources: slots.put(source_list(sources))),
         }
@@ -273,7 +275,17 @@ class _EditionRender:
             "missing_releases": indexes.missing_releases(atlas),
             "repository": shared.repository,
         }
-        return cls(edition, shared, slots, env, lifecycles, common)
+        page_inputs = {
+            "edition": edition,
+            "labels": atlas.labels,
+            "label_order": atlas.labels.order,
+            "topics": {topic.id: topic for topic in atlas.topics},
+            "oldest": atlas.releases[0].version,
+            "repository": shared.repository,
+            "reference": shared.reference,
+            "site_url": shared.site_url,
+        }
+        return cls(edition, shared, slots, env, lifecycles, common | page_inputs, page_inputs)
 
     @property
     def atlas(self) -> Atlas:
@@ -286,22 +298,45 @@ class _EditionRender:
     def remembered(self, kind: str, make: Callable[[], T], *, reads_atlas: bool = True) -> T:
         """What `make` renders (pages, or pages and files), given again from the last build of a `make serve` session
         while the data it reads and the templates it used are unchanged: a template edit renders again only the kinds
-        of page that use the template. The HTML of its slots and the interface words it found missing come back too."""
-        if self.shared.remembered is None:
-            return make()
+        of page that use the template."""
         edition, shared = self.edition, self.shared
         reads = (edition.words, edition.glosses, Same(shared.reference), shared.site_url, shared.repository)
         if reads_atlas:  # the API reference's pages read the measured index alone
             reads += (Same(edition.atlas), Same(shared.builds))
-        key, remembered = ("pages", kind, edition.language), shared.remembered
+        return self._given_again(("pages", kind, edition.language), reads, make)
+
+    def page(self, name: str, template: str, **context: object) -> str:
+        """One page of a kind that has many (a release's, a feature's), rendered from its context and the edition's
+        `page_inputs` alone; given again in a `make serve` session while they and its templates are unchanged, so a
+        data edit renders again only the pages it touches."""
+        inputs = {**self.page_inputs, **context}
+        fingerprint = (self.edition.language, self.edition.words, self.edition.glosses, self.edition.untranslated, context)
+        fingerprint += tuple(value for key, value in self.page_inputs.items() if key not in ("edition", "reference"))
+        fingerprint += (Same(self.shared.reference),)
+
+        def rendered() -> str:
+            self.rendered.add(template)
+            return self.env.get_template(template).render(inputs)
+
+        return self._given_again(("page", name, self.edition.language), fingerprint, rendered)
+
+    def _given_again(self, key: tuple, reads: tuple, make: Callable[[], T]) -> T:
+        """`make()`, or what it gave in the last build of a `make serve` session when `reads` and the state of every
+        template it used (imports included) are unchanged; the HTML of its slots and the interface words it found
+        missing come back with it."""
+        remembered, edition = self.shared.remembered, self.edition
+        if remembered is None:
+            return make()
         known = remembered.fingerprint(key)  # what it read, and the templates it used with their state then
+        outer, self.rendered = self.rendered, set()
         if known is None or known != (reads, known[1], _templates_state(known[1])):
-            self.rendered, asked = set(), set(edition.unknown_words)
+            asked = set(edition.unknown_words)
             value = make()
             markers = {marker: self.slots.html[marker] for text in _texts(value) for marker in MARKER.findall(text)}
             used = _templates_reached(self.env, self.rendered)
             remembered.put(key, (reads, used, _templates_state(used)), (value, markers, frozenset(edition.unknown_words - asked)))
         value, markers, words = remembered.last(key)
+        self.rendered = outer | remembered.fingerprint(key)[1]  # what encloses it used these templates too
         self.slots.html.update(markers)
         edition.unknown_words.update(words)
         return value
@@ -314,7 +349,8 @@ def _release_pages(r: _EditionRender) -> dict[str, str]:
     builds = shared.builds
 
     def release_page(index: int, release: Release, its_lifecycles: dict[str, indexes.Lifecycle]) -> str:
-        return r.render(
+        return r.page(
+            release.version,
             "release.md.j2",
             lifecycles=its_lifecycles,
             release=release,
@@ -381,14 +417,13 @@ def _feature_pages(r: _EditionRender, histories: dict[str, indexes.FeatureHistor
 
     def feature_page(history: indexes.FeatureHistory, parent: FeatureRecord | None, has_badge: bool) -> str:
         apis = cited_apis(reference, [*(f"`{name}`" for name in history.record.apis), *_entry_texts(history)])
-        return r.render(
+        return r.page(
+            "feature " + history.id,
             "feature.md.j2",
             lifecycles={},
             history=history,
             parent=parent,
-            site_url=r.shared.site_url,
             apis=apis,
-            reference=reference,
             has_badge=has_badge,
         )
 
