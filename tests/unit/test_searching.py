@@ -1,4 +1,4 @@
-"""Material's search index gives the same entries when it reads code blocks without their token spans."""
+"""Material's search index gives the same entries when it reads pages without the tags its parser drops."""
 
 from __future__ import annotations
 
@@ -9,13 +9,17 @@ from mkdocs.config import load_config
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from macros.plugin.searching import index_lightly, without_token_spans
+from macros.plugin.searching import index_lightly, without_inert_tags
 
 from ..conftest import PROJECT_DIR
 
 PAGE = """# Sample
 
-Text with `inline code` and a [link](https://pytorch.org).
+Text with `inline code` and a [link](https://pytorch.org), a stage
+<span title="Still &quot;under&quot; development." class="atlas-stage atlas-stage--beta">Beta</span>
+and a [link with code: `torch.compile`](https://pytorch.org/docs).
+
+## A heading with a [link](https://pytorch.org) { #linked }
 
 ## Code { #code }
 
@@ -62,10 +66,10 @@ def _entries(page: Page, settings: dict, *, lightly: bool) -> list[dict]:
     return index.entries
 
 
-def test_entries_are_the_same_without_token_spans(tmp_path):
+def test_entries_are_the_same_without_inert_tags(tmp_path):
     page, settings = _page_and_search_settings(tmp_path)
     content = page.content
-    assert without_token_spans(content).count("<span") < content.count("<span") // 4
+    assert without_inert_tags(content).count("<span") < content.count("<span") // 4
     material = _entries(page, settings, lightly=False)
     assert _entries(page, settings, lightly=True) == material
     assert page.content == content  # the page itself keeps its spans
@@ -73,5 +77,5 @@ def test_entries_are_the_same_without_token_spans(tmp_path):
 
 def test_a_code_block_with_other_spans_stays_whole():
     block = '<pre><span id="line-1"></span><code><span class="k">def</span> f(): pass</code></pre>'
-    assert without_token_spans(f"<p>x</p>{block}") == f"<p>x</p>{block}"
-    assert without_token_spans('<pre><code><span class="k">def</span> f</code></pre>') == "<pre><code>def f</code></pre>"
+    assert without_inert_tags(f"<p>x</p>{block}") == f"<p>x</p>{block}"
+    assert without_inert_tags('<pre><code><span class="k">def</span> f</code></pre>') == "<pre><code>def f</code></pre>"
