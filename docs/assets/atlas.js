@@ -1,14 +1,21 @@
 /* PyTorch Release Atlas: feature-matrix filters and upgrade-path selection, kept in the URL; `atlas.element`,
-   with which the lookup and the resolver write their answers (text as textContent, never markup); and `atlas.text`,
-   the interface text of the page's language (the Chinese pages load their words first, as `window.atlasWords`). */
+   with which the lookup and the resolver write their answers (text as textContent, never markup); `atlas.text`, the
+   interface text of the page's language (the Chinese pages load their words first, as `window.atlasWords`); and
+   `atlas.own`, with which the scripts read a plain object at a key that may come from the address.
+   Whatever the address holds (?sort=__proto__, #%) is data: a value no control offers is ignored, never thrown on,
+   and never looked up as one of an object's inherited properties. */
 (function () {
   "use strict";
 
+  // An object's own property, or undefined: never one it inherits (`__proto__`, `constructor`, `toString`).
+  function own(object, key) {
+    return object != null && Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+  }
+
   window.atlas = {
     text: function (english, values) {
-      const words = window.atlasWords || {};
-      return (words[english] || english).replace(/\{(\w+)\}/g, function (whole, name) {
-        return values && name in values ? String(values[name]) : whole;
+      return (own(window.atlasWords, english) || english).replace(/\{(\w+)\}/g, function (whole, name) {
+        return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
       });
     },
     element: function (tag, text, attributes) {
@@ -17,8 +24,23 @@
       Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
       return node;
     },
+    own: own,
   };
   const atlas = window.atlas;
+
+  // The element an address's anchor names, or null: the anchor as the browser writes it (percent-encoded), decoded;
+  // one that is not valid percent-encoding (#%, #%E0%A4%A) names nothing rather than throwing.
+  function hashTarget() {
+    const hash = window.location.hash.slice(1);
+    if (!hash) { return null; }
+    let id;
+    try {
+      id = decodeURIComponent(hash);
+    } catch (error) {
+      return null;
+    }
+    return document.getElementById(id);
+  }
 
   function readParams(names) {
     const params = new URLSearchParams(window.location.search);
@@ -83,20 +105,22 @@
     return Number(parts[0]) * 1000 + Number(parts[1]);
   }
 
-  const SORT_KEYS = {
-    name: function (row) { return row.cells[0].textContent.replace(/^["'(\[]+/, "").toLowerCase(); },
-    since: function (row) { return versionNumber(row.dataset.since); },
+  // A Map, not a plain object: the address's ?sort= is looked up in it, and ?sort=__proto__ or ?sort=hasOwnProperty
+  // must find nothing (an object would give what it inherits, which throws as a key).
+  const SORT_KEYS = new Map([
+    ["name", function (row) { return row.cells[0].textContent.replace(/^["'(\[]+/, "").toLowerCase(); }],
+    ["since", function (row) { return versionNumber(row.dataset.since); }],
     // the most stable stage first, and within a stage the most recent release
-    latest: function (row) {
+    ["latest", function (row) {
       const parts = row.dataset.latest.split(" ");
       return Number(parts[0]) * 100000 - versionNumber(parts[1]);
-    },
-  };
+    }],
+  ]);
 
   function sortGrid(table, sort) {
     const descending = sort.charAt(0) === "-";
-    const key = SORT_KEYS[sort.replace(/^-/, "")];
-    if (!key) { return; }
+    const key = SORT_KEYS.get(sort.replace(/^-/, ""));
+    if (!key) { return; }  // an order no heading offers: the grid keeps the one it came with
     const rows = Array.from(table.tBodies[0].rows).map(function (row, index) { return { row: row, key: key(row), index: index }; });
     rows.sort(function (a, b) {
       const order = a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
@@ -134,8 +158,8 @@
     const form = document.getElementById("upgrade-form");
     if (!form) { return; }
     const steps = Array.from(document.querySelectorAll(".atlas-step"));
-    const order = {};
-    steps.forEach(function (step) { order[step.dataset.version] = Number(step.dataset.order); });
+    const order = new Map();  // release -> position; a Map, as ?from= and ?to= are looked up in it
+    steps.forEach(function (step) { order.set(step.dataset.version, Number(step.dataset.order)); });
 
     // What one item of a step is: a change of some kind, or a stage change ("moved"); "" for the "nothing listed" line.
     function kindOf(item) {
@@ -149,7 +173,7 @@
       const to = form.elements.to.value;
       const kind = form.elements.kind.value;
       const topic = form.elements.topic.value;
-      const valid = order[from] < order[to];
+      const valid = order.has(from) && order.has(to) && order.get(from) < order.get(to);
       const counts = { breaking: 0, deprecation: 0, removal: 0, moved: 0 };
       steps.forEach(function (step) {
         const position = Number(step.dataset.order);
@@ -160,7 +184,7 @@
             (Boolean(topic) && !(about && about.dataset.topics.split(" ").includes(topic)));
           shown += item.hidden ? 0 : 1;
         });
-        const inside = valid && position > order[from] && position <= order[to] && (!(kind || topic) || shown > 0);
+        const inside = valid && position > order.get(from) && position <= order.get(to) && (!(kind || topic) || shown > 0);
         step.hidden = !inside;
         const heading = step.querySelector("h2");
         if (heading) { showInContents(heading, inside); }
@@ -187,7 +211,7 @@
     });
     ["from", "to"].forEach(function (name) {
       const select = form.elements[name];
-      if (initial[name] && initial[name] in order) {
+      if (initial[name] && order.has(initial[name])) {
         if (!Array.from(select.options).some(function (o) { return o.value === initial[name]; })) {
           select.add(new Option(initial[name], initial[name]));
         }
@@ -267,7 +291,7 @@
       return;
     }
     apply();
-    const target = window.location.hash && document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    const target = hashTarget();
     if (target && target.closest(".atlas-off")) {
       form.elements.topic.value = "";
       form.elements.kind.value = "";
@@ -279,8 +303,7 @@
   // (:target) the anchor of the new URL; do both, so a link into a release lands on its feature.
   function revealTarget() {
     document.querySelectorAll(".atlas-target").forEach(function (element) { element.classList.remove("atlas-target"); });
-    if (!window.location.hash) { return; }
-    const target = document.getElementById(decodeURIComponent(window.location.hash.slice(1)));
+    const target = hashTarget();
     if (!target) { return; }
     target.classList.add("atlas-target");
     const header = document.querySelector(".md-header");

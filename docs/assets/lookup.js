@@ -7,6 +7,7 @@
 
   const SHOWN_MENTIONS = 4; // entries of the atlas that cite a name, shown under it (oldest first)
   const atlas = window.atlas;
+  const own = atlas.own;  // the index's objects are read at keys from the question (?name=): own properties only
   let loaded = null; // a promise of {index, mentions, paged}
 
   function load(form) {
@@ -51,11 +52,12 @@
       paged: new Set(modules.filter(function (path) { return listedChildren.has(path); })) };
   }
 
+  // A name's entry in the index, or null; never a property every object inherits (`__proto__.hasOwnProperty`,
+  // `constructor.name`).
   function entryOf(data, path) {
     const cut = path.lastIndexOf(".");
-    const leaves = data.index.names[cut < 0 ? "" : path.slice(0, cut)];
-    const leaf = path.slice(cut + 1);
-    return leaves && Object.prototype.hasOwnProperty.call(leaves, leaf) ? leaves[leaf] : null;
+    const leaves = own(data.index.names, cut < 0 ? "" : path.slice(0, cut));
+    return own(leaves, path.slice(cut + 1)) || null;
   }
 
   // The number of the line (name) holding a position of the text.
@@ -142,7 +144,7 @@
   }
 
   function parameterFacts(data, entry, param) {
-    const p = (entry.p || {})[param];
+    const p = own(entry.p, param);
     if (!p) { return null; }
     const facts = [];
     const v = p.v || [];
@@ -329,7 +331,7 @@
       row.append(link ? (function () { const a = element("a", "", { href: link }); a.append(name); return a; })() : name);
       row.append(element("span", atlas.text(" ({kind}): ", { kind: kindText(item.kind) })));
       row.append(element("strong", item.facts.join(atlas.text("; "))));
-      const mentions = !item.page && Object.prototype.hasOwnProperty.call(data.mentions, item.path) ? data.mentions[item.path] : [];
+      const mentions = (!item.page && own(data.mentions, item.path)) || [];
       mentions.slice(0, SHOWN_MENTIONS).forEach(function (mention) {
         const cite = element("div", "", { class: "atlas-lookup-mention" });
         cite.append(element("span", atlas.text("PyTorch {release} ({what}): ", { release: mention[0], what: whatText(mention[2]) })));

@@ -19,6 +19,7 @@
 
   const atlas = window.atlas;
   const node = atlas.element;
+  const own = atlas.own;  // the data's objects are read at keys from the form, which the address fills: own properties only
 
   function numbers(version) { return version.split(".").map(function (part) { return parseInt(part, 10); }); }
 
@@ -75,15 +76,15 @@
   // One release's verdict: {version, runs: true|false|null, reasons: [..]}.
   function judge(data, release, ask) {
     const fits = function (python) { return ask.python ? python === ask.python : !/t$/.test(python); };  // no Python given: any
-    const version = release.versions.find(function (v) { return (v.wheels[ask.os] || []).some(fits); });
+    const version = release.versions.find(function (v) { return (own(v.wheels, ask.os) || []).some(fits); });
     if (!version) {
-      const values = { python: ask.python, platform: data.platforms[ask.os], release: release.release };
+      const values = { python: ask.python, platform: own(data.platforms, ask.os), release: release.release };
       return { release: release, runs: false, reasons: [ask.python
         ? atlas.text("no wheel for Python {python} on {platform} in any {release}.x release", values)
         : atlas.text("no wheel for any Python on {platform} in any {release}.x release", values)] };
     }
     const verdict = { release: release, version: version, runs: true, reasons: [] };
-    if (!ask.python) { verdict.reasons.push(atlas.text("wheels for Python {pythons}", { pythons: version.wheels[ask.os].filter(fits).join(atlas.text(", ")) })); }
+    if (!ask.python) { verdict.reasons.push(atlas.text("wheels for Python {pythons}", { pythons: own(version.wheels, ask.os).filter(fits).join(atlas.text(", ")) })); }
     if (!ask.gpu) { verdict.reasons.push(atlas.text("the CPU build runs; no GPU was given")); return verdict; }
     if (ask.os !== data.measured.platform || !version.linux) {
       verdict.runs = null;
