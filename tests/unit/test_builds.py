@@ -56,7 +56,8 @@ def test_pypis_listing_gives_each_final_release_its_day_and_pythons_per_platform
     assert summary["2.5.1"]["date"] == "2024-10-29"
     assert summary["2.5.1"]["wheels"]["linux-x86_64"] == ["3.9", "3.10", "3.11", "3.13"]  # the yanked 3.12 file is left out
     assert summary["1.10.2"]["wheels"]["macos-arm64"] == ["3.8", "3.9"]
-    assert python_of("cp313", "cp313t") == "3.13t" and python_of("py3", "none") is None
+    assert python_of("cp313", "cp313t") == "3.13t" and python_of("py2.py3", "none") is None
+    assert python_of("py3", "none") == "3"  # torchvision 0.29.2: one wheel per platform for every Python 3
 
 
 def test_the_pypi_file_has_one_release_per_line_and_is_rewritten_only_when_a_release_changes(tmp_path):

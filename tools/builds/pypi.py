@@ -2,7 +2,7 @@
 
 PyPI's JSON listing (https://pypi.org/pypi/<project>/json) names every file; a wheel's name carries its Python tag,
 its ABI tag (`cp313t` for a free-threaded build) and its platform. Kept per release: the day of its first upload and,
-per platform, the Pythons it has wheels for. Yanked files are left out.
+per platform, the Pythons it has wheels for (`3` for a wheel that serves any Python 3). Yanked files are left out.
 """
 
 from __future__ import annotations
@@ -43,7 +43,10 @@ def platform_of(tag: str) -> str | None:
 
 
 def python_of(python: str, abi: str) -> str | None:
-    """`cp311`/`cp311` -> `3.11`; a free-threaded ABI (`cp313t`) -> `3.13t`; not a CPython wheel -> None."""
+    """`cp311`/`cp311` -> `3.11`; a free-threaded ABI (`cp313t`) -> `3.13t`; a wheel for any Python 3 (`py3`/`none`,
+    as torchvision 0.29.2's are) -> `3`; anything else -> None."""
+    if python == "py3" and abi == "none":
+        return "3"
     found = re.fullmatch(r"cp(\d)(\d+)", python)
     if not found:
         return None
