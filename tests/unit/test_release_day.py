@@ -39,8 +39,13 @@ def test_the_draft_reads_what_the_curated_file_states_from_pypi(drafted):
     curated = yaml.safe_load((REAL_DATA / "releases" / "2.15.yaml").read_text(encoding="utf-8"))
     for field in ("version", "released", "python"):
         assert drafted[field] == curated[field], field
-    assert [(c["library"], c["version"]) for c in drafted["companions"]] == [(c["library"], c["version"]) for c in curated["companions"]]
-    assert {source["url"] for source in drafted["sources"]} <= {source["url"] for source in curated["sources"]}
+    # The draft offers each companion release PyPI received within a week; a person keeps those a source ties to the
+    # release (PyPI received torchaudio 2.11.1 the same day as torch 2.15.0, and 2.15's file does not claim it).
+    offered = {(c["library"], c["version"]) for c in drafted["companions"]}
+    kept = {(c["library"], c["version"]) for c in curated["companions"]}
+    assert kept <= offered
+    dropped = {draft.files_url(library, version) for library, version in offered - kept}
+    assert {source["url"] for source in drafted["sources"]} - dropped <= {source["url"] for source in curated["sources"]}
 
 
 def test_the_draft_lists_every_name_the_measured_api_lost_as_a_candidate_removal(drafted):
