@@ -299,26 +299,27 @@ class _EditionRender:
         """What `make` renders (pages, or pages and files), given again from the last build of a `make serve` session
         while the data it reads and the templates it used are unchanged: a template edit renders again only the kinds
         of page that use the template."""
-        edition, shared = self.edition, self.shared
-        reads = (edition.words, edition.glosses, Same(shared.reference), shared.site_url, shared.repository)
-        if reads_atlas:  # the API reference's pages read the measured index alone
-            reads += (Same(edition.atlas), Same(shared.builds))
-        return self._given_again(("pages", kind, edition.language), reads, make)
+        atlas_reads = (Same(self.edition.atlas), Same(self.shared.builds)) if reads_atlas else ()  # the API reference: the index alone
+        return self._given_again(("pages", kind, self.edition.language), (*self._edition_reads(), *atlas_reads), make)
 
     def page(self, name: str, template: str, **context: object) -> str:
         """One page of a kind that has many (a release's, a feature's), rendered from its context and the edition's
         `page_inputs` alone; given again in a `make serve` session while they and its templates are unchanged, so a
         data edit renders again only the pages it touches."""
-        inputs = {**self.page_inputs, **context}
-        fingerprint = (self.edition.language, self.edition.words, self.edition.glosses, self.edition.untranslated, context)
-        fingerprint += tuple(value for key, value in self.page_inputs.items() if key not in ("edition", "reference"))
-        fingerprint += (Same(self.shared.reference),)
+        atlas = self.edition.atlas
+        reads = (*self._edition_reads(), self.edition.untranslated, atlas.labels, atlas.topics, atlas.releases[0].version, context)
 
         def rendered() -> str:
             self.rendered.add(template)
-            return self.env.get_template(template).render(inputs)
+            return self.env.get_template(template).render({**self.page_inputs, **context})
 
-        return self._given_again(("page", name, self.edition.language), fingerprint, rendered)
+        return self._given_again(("page", name, self.edition.language), reads, rendered)
+
+    def _edition_reads(self) -> tuple:
+        """What every generated page of the edition may read: its words and glosses, the measured API, the site's address
+        and repository."""
+        edition, shared = self.edition, self.shared
+        return (edition.words, edition.glosses, Same(shared.reference), shared.site_url, shared.repository)
 
     def _given_again(self, key: tuple, reads: tuple, make: Callable[[], T]) -> T:
         """`make()`, or what it gave in the last build of a `make serve` session when `reads` and the state of every
@@ -538,19 +539,25 @@ def _templates_reached(env: Environment, names: set[str]) -> frozenset[str]:
         name = waiting.pop()
         if name not in reached:
             reached.add(name)
-            waiting += _referenced(env, name, *_templates_state(frozenset({name}))[0][1:])
+            waiting += _referenced(env, name, _file_state(name))
     return frozenset(reached)
 
 
 @functools.lru_cache(maxsize=256)
-def _referenced(env: Environment, name: str, mtime_ns: int, size: int) -> list[str]:
-    """The templates one template imports or includes, as its file is now (`mtime_ns` and `size` say which)."""
+def _referenced(env: Environment, name: str, state: tuple[int, int]) -> list[str]:
+    """The templates one template imports or includes, as its file is now (`state` says which)."""
     return [found for found in meta.find_referenced_templates(env.parse(env.loader.get_source(env, name)[0])) if found]
 
 
 def _templates_state(names: frozenset[str]) -> tuple:
     """The name, modification time and size of each of these templates."""
-    return tuple((name, (TEMPLATE_DIR / name).stat().st_mtime_ns, (TEMPLATE_DIR / name).stat().st_size) for name in sorted(names))
+    return tuple((name, *_file_state(name)) for name in sorted(names))
+
+
+def _file_state(name: str) -> tuple[int, int]:
+    """A template file's modification time and size."""
+    found = (TEMPLATE_DIR / name).stat()
+    return found.st_mtime_ns, found.st_size
 
 
 def _texts(value: object) -> list[str]:

@@ -48,11 +48,13 @@ def _unharmed(visit: Visit) -> None:
     assert visit.page.locator('img[src="x"]').count() == 0
 
 
-def _clean(key: str, measure):
-    """What `measure()` gives on a clean address, measured the first time it is asked for."""
-    if key not in CLEAN:
-        CLEAN[key] = measure()
-    return CLEAN[key]
+def _clean(new_visit, address: str, at_work):
+    """What `at_work(visit)` gives on `address` opened in a fresh visit, measured the first time it is asked for."""
+    if address not in CLEAN:
+        clean = new_visit()
+        clean.open(address)
+        CLEAN[address] = at_work(clean)
+    return CLEAN[address]
 
 
 # The matrix and the topic grids: ?sort= (and the matrix's filters) --------------------------------------------------
@@ -75,12 +77,7 @@ def _check_matrix(visit: Visit, new_visit, path: str) -> None:
         assert visit.page.input_value(f"#matrix-filters select[name={name}]") == ""
     assert visit.page.locator("#matrix-table th[aria-sort]").count() == 0  # an unknown order is ignored
 
-    def measure():
-        clean = new_visit()
-        clean.open(path)
-        return _matrix_at_work(clean)
-
-    expected = _clean(path, measure)
+    expected = _clean(new_visit, path, _matrix_at_work)
     at_work = _matrix_at_work(visit)
     assert at_work == expected
     assert len(expected["narrowed"]) < len(expected["loaded"])  # the topic filter did narrow the rows
@@ -127,12 +124,7 @@ def test_a_topic_grid_ignores_a_hostile_address_and_still_sorts(visit, new_visit
     _arrive(visit, path + address)
     assert visit.page.locator(f"{TOPIC_GRID} th[aria-sort]").count() == 0
 
-    def measure():
-        clean = new_visit()
-        clean.open(path)
-        return _grid_at_work(clean)
-
-    expected = _clean(path, measure)
+    expected = _clean(new_visit, path, _grid_at_work)
     assert _grid_at_work(visit) == expected
     assert expected["since"] != expected["loaded"] and expected["newest first"] != expected["since"]
     assert visit.page.locator(f"{TOPIC_GRID} th[data-sort=since]").get_attribute("aria-sort") == "descending"
@@ -153,12 +145,7 @@ def _release_at_work(visit: Visit) -> dict[str, object]:
 def _check_release(visit: Visit, new_visit, path: str, clean_query: str) -> None:
     assert visit.page.locator("#release-filters").is_visible()
 
-    def measure():
-        clean = new_visit()
-        clean.open(path + clean_query)
-        return _release_at_work(clean)
-
-    expected = _clean(path + clean_query, measure)
+    expected = _clean(new_visit, path + clean_query, _release_at_work)
     assert _release_at_work(visit) == expected
     assert 0 < len(expected["mps"]) < visit.page.locator("h3[data-kind]").count()
     _unharmed(visit)
@@ -210,12 +197,7 @@ def _upgrade_at_work(visit: Visit) -> dict[str, object]:
 def test_the_upgrade_page_ignores_a_hostile_address_and_keeps_its_defaults(visit, new_visit, address):
     _arrive(visit, "upgrade/" + address)
 
-    def measure():
-        clean = new_visit()
-        clean.open("upgrade/")
-        return _upgrade_at_work(clean)
-
-    expected = _clean("upgrade/", measure)
+    expected = _clean(new_visit, "upgrade/", _upgrade_at_work)
     assert _upgrade_at_work(visit) == expected
     assert expected["breaking"]["summary"] != expected["loaded"]["summary"]  # the kind filter did narrow the path
     _unharmed(visit)
@@ -312,12 +294,7 @@ def test_the_resolver_ignores_a_hostile_address_and_still_answers(visit, new_vis
         assert not page.locator(".atlas-resolver-releases").count()
     assert page.locator(".atlas-resolver-answer img, .atlas-resolver-answer script").count() == 0
 
-    def measure():
-        clean = new_visit()
-        clean.open("will-it-run/")
-        return _resolve(clean)
-
-    expected = _clean("will-it-run/", measure)
+    expected = _clean(new_visit, "will-it-run/", _resolve)
     assert _resolve(visit) == expected
     assert expected.startswith("Newest release that runs:")
     _unharmed(visit)
