@@ -111,8 +111,15 @@ def _prose_and_links(prose: str) -> list[Token]:
     return found
 
 
+# What a generated page writes in place of finished HTML (macros/views/slots.py); data text may not hold it, or the page
+# would show that HTML there.
+SLOT_PREFIX = "atlas-slot-"
+
+
 def markup_problem(text: str) -> str | None:
     """Why this data text would not render as the Markdown it looks like, or None if it is fine."""
+    if SLOT_PREFIX in text:
+        return f"'{SLOT_PREFIX}' is reserved: the site's pages write it where they show finished HTML"
     pieces = tokens(text)
     for number, token in enumerate(pieces):
         if token.kind == "code":

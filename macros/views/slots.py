@@ -15,10 +15,10 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from macros.data.markup import link_target
+from macros.data.markup import SLOT_PREFIX, link_target
 from macros.data.model import Source
 
-MARKER = re.compile(r"atlas-slot-[0-9a-f]{32}")
+MARKER = re.compile(rf"{SLOT_PREFIX}[0-9a-f]{{32}}")
 # A marker alone in its paragraph stands for block HTML (a table, a list); anywhere else, for inline HTML.
 SLOT = re.compile(rf"<p>({MARKER.pattern})</p>|({MARKER.pattern})")
 
@@ -31,13 +31,13 @@ class HtmlSlots:
 
     def put(self, html: str) -> str:
         """The marker to write into the page's Markdown: on a line of its own for block HTML, or inside a line."""
-        marker = f"atlas-slot-{hashlib.blake2b(html.encode(), digest_size=16).hexdigest()}"
+        marker = SLOT_PREFIX + hashlib.blake2b(html.encode(), digest_size=16).hexdigest()
         self.html[marker] = html
         return marker
 
     def fill(self, page_html: str) -> str:
         """A converted page with its markers replaced by their HTML."""
-        if "atlas-slot-" not in page_html:
+        if SLOT_PREFIX not in page_html:
             return page_html
         return SLOT.sub(lambda found: self.html.get(found.group(1) or found.group(2), found.group(0)), page_html)
 

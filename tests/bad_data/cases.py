@@ -197,6 +197,11 @@ CASES = [
         edits=((R21, "summary: Alpha reaches beta.", "summary: Alpha <script>alert(1)</script>"),),
     ),
     Case(
+        "slot-marker-in-text",  # a page would show the finished HTML the marker stands for
+        "data/releases/2.1.yaml:13: features[0].summary: 'atlas-slot-' is reserved",
+        edits=((R21, "summary: Alpha reaches beta.", "summary: Alpha atlas-slot-0123456789abcdef0123456789abcdef"),),
+    ),
+    Case(
         "javascript-link",
         "data/releases/2.1.yaml:13: features[0].summary: the link target 'javascript:alert(1",
         edits=((R21, "summary: Alpha reaches beta.", "summary: '[see](javascript:alert(1))'"),),
