@@ -17,7 +17,7 @@ from macros.data.api_catalog import ApiCatalog, empty_catalog
 from macros.data.builds_catalog import Builds
 from macros.data.markup import fenced, front_matter, front_matter_problem, inline, link_target, literal, plain, text_only
 from macros.data.model import BLOCK_STATUSES, CORE_COMPONENT, Atlas, BlockResult, FeatureRecord, Labels, Release
-from macros.data.remembered import Remembered, Same
+from macros.data.remembered import Remembered, Same, remembered_or_new
 from macros.data.yamlfile import DataError, DataErrors
 from macros.render import exports
 from macros.views import indexes, urls
@@ -153,7 +153,9 @@ def generate_site(
     path relative to the docs directory: the English pages, then each translated edition's under its language folder.
     The files (JSON, feed, badges, redirects) are the English edition's: they are read by tools, not by people. With
     `remembered` (`make serve`), what depends on the API index alone is made once while the index is unchanged."""
-    catalog = catalog or empty_catalog(tuple(release.version for release in atlas.releases))
+    if catalog is None:  # made once per set of releases, so a data edit does not make every page look changed
+        versions = tuple(release.version for release in atlas.releases)
+        catalog = remembered_or_new(remembered).get("empty-api-catalog", versions, lambda: empty_catalog(versions))
     reference = Reference.of(catalog, remembered)
     # Releases measured, and whose release before was too: what they changed in the API is known.
     pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)

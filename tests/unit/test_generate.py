@@ -8,6 +8,8 @@ import yaml
 
 from macros.data.model import BlockResult
 from macros.render.pages import check_summary, generate_site
+from macros.render.site import SiteCache, generate_checked
+from tests.support.site import copy_mini_data
 
 SITE = "https://example.org/atlas/"
 
@@ -76,3 +78,15 @@ def test_a_release_page_shows_each_block_check_escaped(mini_atlas):
     page = generate_site(atlas, site_url=SITE).pages[f"releases/{release.version}.md"]
     assert "line 1: &lt;b&gt;&#95;x&#95;&lt;/b&gt;" in page and "<b>" not in page
     assert "{: .atlas-check .atlas-check--failed }" in page
+
+
+def test_a_data_edit_in_a_preview_renders_again_only_the_pages_it_touches(tmp_path):
+    """Without an API index too: the empty index stands for the same releases between builds, so it is no change."""
+    data, cache = copy_mini_data(tmp_path / "data"), SiteCache()
+    before = generate_checked(data, site_url=SITE, check_published=False, cache=cache)
+    release = data / "releases" / "2.10.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("\nsummary: ", "\nsummary: Edited. ", 1), encoding="utf-8")
+    after = generate_checked(data, site_url=SITE, check_published=False, cache=cache)
+    again = {path for path, page in after.pages.items() if page is before.pages[path]}
+    assert "Edited." in after.pages["releases/2.10.md"] and "releases/2.10.md" not in again
+    assert {"releases/2.0.md", "features/beta-thing.md"} <= again
