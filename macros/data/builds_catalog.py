@@ -1,6 +1,6 @@
 """The build data as the site reads it: data/builds/pypi.json and data/builds/wheels/*.json (measured by
-`make builds`), data/builds/nvidia.yaml (NVIDIA's figures) and data/builds/install.yaml (the official install
-commands), curated, each checked against its schema.
+`make builds`), data/builds/nvidia.yaml (NVIDIA's figures), data/builds/install.yaml (the official install
+commands) and data/builds/variants.yaml (every build of every release), curated, each checked against its schema.
 
 A missing folder is no error (a site without build data has no resolver to feed); a file that is there but wrong
 stops the build with its name, line or field, and what was expected.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,7 @@ class Builds:
     wheels: dict[str, dict]  # X.Y -> its data/builds/wheels file
     nvidia: dict  # data/builds/nvidia.yaml as written
     install: dict  # data/builds/install.yaml as written: the official install commands per X.Y.Z and build
+    variants: dict  # data/builds/variants.yaml as written: every build of every feature release, with its sources
 
     @property
     def gpus(self) -> tuple[Gpu, ...]:
@@ -50,9 +52,17 @@ class Builds:
 
 
 def _read(
-    path: Path, data_dir: Path, schema_name: str, errors: list[DataError], remembered: Remembered, *, yaml: bool = False
+    path: Path,
+    data_dir: Path,
+    schema_name: str,
+    errors: list[DataError],
+    remembered: Remembered,
+    *,
+    yaml: bool = False,
+    check: Callable[[YamlDocument, str], list[DataError]] | None = None,
 ) -> object | None:
-    """A data file checked against its schema (parsed again only when its bytes change); None after an error."""
+    """A data file checked against its schema, then by `check` (parsed again only when its bytes change); None after
+    an error."""
     name = str(path.relative_to(data_dir.parent))
     raw, found = read_data_bytes(path, name, data_dir, limit=MAX_JSON_BYTES)
     if raw is None:
@@ -70,6 +80,8 @@ def _read(
                 document, found = None, [DataError(name, f"not readable JSON ({exc}); run `make builds` to write it again")]
         if document is not None and not found:
             found = schema_errors(document, schema_name, name)
+        if document is not None and not found and check is not None:
+            found = check(document, name)
         return (None if found else document.data), found
 
     data, found = remembered.get(("builds", name, schema_name), digest, parse)
@@ -85,8 +97,9 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
     remembered = remembered_or_new(remembered)
     errors: list[DataError] = []
     pypi = _read(folder / "pypi.json", data_dir, "pypi.schema.json", errors, remembered)
-    nvidia = _read(folder / "nvidia.yaml", data_dir, "nvidia.schema.json", errors, remembered, yaml=True)
+    nvidia = _read(folder / "nvidia.yaml", data_dir, "nvidia.schema.json", errors, remembered, yaml=True, check=_nvidia_errors)
     install = _read(folder / "install.yaml", data_dir, "install.schema.json", errors, remembered, yaml=True)
+    variants = _read(folder / "variants.yaml", data_dir, "variants.schema.json", errors, remembered, yaml=True, check=_variant_errors)
     wheels = {}
     for path in sorted((folder / "wheels").glob("*.json")):
         measured = _read(path, data_dir, "wheel.schema.json", errors, remembered)
@@ -95,21 +108,64 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
             errors.append(DataError(str(path.relative_to(data_dir.parent)), message))
         elif measured is not None:
             wheels[path.stem] = measured
-    if nvidia is not None:
-        _check_sources(nvidia, str((folder / "nvidia.yaml").relative_to(data_dir.parent)), errors)
     if errors:
         raise DataErrors(errors)
-    return Builds(pypi=pypi["projects"], read=pypi["read"], wheels=wheels, nvidia=nvidia, install=install)
+    return Builds(pypi=pypi["projects"], read=pypi["read"], wheels=wheels, nvidia=nvidia, install=install, variants=variants)
 
 
-def _check_sources(nvidia: dict, name: str, errors: list[DataError]) -> None:
+def _nvidia_errors(document: YamlDocument, name: str) -> list[DataError]:
     """Every source id a figure cites is one the file lists."""
+    nvidia = document.data
     listed = {source["id"] for source in nvidia["sources"]}
-    cited = [("drivers", nvidia["drivers"]["source"]), ("minor_version_compatibility", nvidia["minor_version_compatibility"]["source"])]
-    cited += [(f"gpus[{index}] ({gpu['name']})", gpu["source"]) for index, gpu in enumerate(nvidia["gpus"])]
-    for where, source in cited:
-        if source not in listed:
-            errors.append(DataError(name, f"{where}: source '{source}' is not one of the listed sources ({', '.join(sorted(listed))})"))
+    cited = [(("drivers", "source"), nvidia["drivers"]["source"])]
+    cited += [(("minor_version_compatibility", "source"), nvidia["minor_version_compatibility"]["source"])]
+    cited += [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(nvidia["gpus"])]
+    return [
+        DataError(name, f"source '{source}' is not one of the listed sources ({', '.join(sorted(listed))})", document.line_of(path), path)
+        for path, source in cited
+        if source not in listed
+    ]
+
+
+def _variant_errors(document: YamlDocument, name: str) -> list[DataError]:
+    """Every source a build cites is listed; PyPI serves a build only where it has wheels; GPU code belongs to GPU
+    builds; and a release names each build once per platform and patch release."""
+    variants, errors = document.data, []
+
+    def error(path: tuple, message: str) -> None:
+        errors.append(DataError(name, message, document.line_of(path), path))
+
+    listed = {source["id"] for source in variants["sources"]}
+    for release, entry in variants["releases"].items():
+        seen: dict[tuple[str, str], list[set[str] | None]] = {}  # (variant, platform) -> the patch releases of each entry (None: all)
+        for index, build in enumerate(entry["builds"]):
+            at = ("releases", release, "builds", index)
+            gpu = build.get("gpu", {})
+            cited = [(("sources", n), source) for n, source in enumerate(build["sources"])]
+            cited += [(("gpu", "sources", n), source) for n, source in enumerate(gpu.get("sources", ()))]
+            for field_path, source in cited:
+                if source not in listed:
+                    error((*at, *field_path), f"source '{source}' is not one of the listed sources")
+            if not set(build.get("pypi", ())) <= set(build["platforms"]):
+                error((*at, "pypi"), "PyPI can serve a build only on one of its platforms")
+            if gpu and build["variant"].rpartition("/")[2] in ("cpu", "xpu"):
+                error((*at, "gpu"), "only CUDA and ROCm builds list GPU code as sm_, compute_ and gfx targets")
+            patches = set(build["patches"]) if "patches" in build else None
+            for platform in build["platforms"]:
+                earlier = seen.setdefault((build["variant"], platform), [])
+                for other in earlier:
+                    both = _shared_patches(patches, other)
+                    if both:
+                        error(at, f"{build['variant']} on {platform} is listed twice for {both}")
+                earlier.append(patches)
+    return errors
+
+
+def _shared_patches(these: set[str] | None, those: set[str] | None) -> str:
+    """The patch releases two entries of a build both hold for (None stands for all of them), as words; "" for none."""
+    if these is None and those is None:
+        return "every patch release"
+    return ", ".join(sorted(these & those if these is not None and those is not None else these or those or set()))
 
 
 def version_key(version: str) -> tuple[int, ...]:

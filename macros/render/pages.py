@@ -29,7 +29,15 @@ from macros.views.api_reference import (
     published_index,
     reference_pages,
 )
-from macros.views.builds import PLATFORM_NAMES, compatibility_json, patch_releases, resolver_choices, uncovered_on_pypi
+from macros.views.builds import (
+    PLATFORM_NAMES,
+    compatibility_json,
+    patch_releases,
+    release_builds,
+    resolver_choices,
+    sources_of,
+    uncovered_on_pypi,
+)
 from macros.views.edition import ENGLISH, LANGUAGE_NAMES, Edition, english_edition
 from macros.views.slots import MARKER, HtmlSlots, source_links, source_list
 
@@ -352,6 +360,7 @@ def _release_pages(r: _EditionRender) -> dict[str, str]:
     builds = shared.builds
 
     def release_page(index: int, release: Release, its_lifecycles: dict[str, indexes.Lifecycle]) -> str:
+        its_builds = release_builds(builds, release.version) if builds else []
         return r.page(
             release.version,
             "release.md.j2",
@@ -366,6 +375,8 @@ def _release_pages(r: _EditionRender) -> dict[str, str]:
             patch_releases=shared.patches[release.version],
             platform_names=PLATFORM_NAMES,
             install_source=builds.install["source"] if builds else "",
+            release_builds=its_builds,
+            build_sources=sources_of(its_builds),
         )
 
     pages = {urls.RELEASES_INDEX: r.render("releases_index.md.j2")}

@@ -1,5 +1,6 @@
 """The builds as the site publishes them: /api/compatibility.json, what the "Will it run?" page answers from in the
-reader's browser (docs/assets/resolver.js), and the facts the page states per release."""
+reader's browser (docs/assets/resolver.js), and the facts the pages state per release: its patch releases on PyPI and
+every build of its wheel index."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from macros.data.builds_catalog import Builds, python_key
-from macros.data.model import Atlas, Release
+from macros.data.model import Atlas, Release, Source
 from macros.views import urls
 
 PLATFORM_NAMES = {  # the platforms of PyPI's wheels (see pypi.py), as a reader names them
@@ -22,6 +23,88 @@ PLATFORM_NAMES = {  # the platforms of PyPI's wheels (see pypi.py), as a reader 
 }
 SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "macos": "macOS"}
 MEASURED_PLATFORM = "linux-x86_64"  # the platform whose wheels `make builds` opens for their GPU code
+WHEEL_INDEX = "https://download.pytorch.org/whl/"  # a build's own index is this followed by its variant
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """One build of a feature release as PyTorch's wheel index names it (`cu126`, `rocm6.4`, `cpu`), on the platforms
+    it has wheels for, with the GPU code it carries where a source gives it (data/builds/variants.yaml)."""
+
+    variant: str
+    platforms: tuple[str, ...]
+    pypi: tuple[str, ...]  # the platforms where a plain `pip install torch` from PyPI gets this build
+    channel: str | None  # stable or experimental, where a source says
+    patches: tuple[str, ...] | None  # the patch releases it holds for, when not all
+    sources: tuple[Source, ...]  # the sources that say the build exists
+    gpu: dict | None  # {"targets", "known", "sources", "note"}, for a CUDA or ROCm build whose GPU code a source gives
+    gpu_sources: tuple[Source, ...] = ()  # the sources of its GPU code
+
+    @property
+    def index_url(self) -> str:
+        return WHEEL_INDEX + self.variant
+
+    @property
+    def toolkit(self) -> tuple[str, str] | None:
+        """("CUDA", "12.6") for `cu126`, ("ROCm", "6.2.4") for `rocm6.2.4`; None for a build without one."""
+        kind = self.kind
+        if kind.startswith("cu"):
+            return "CUDA", f"{kind[2:-1]}.{kind[-1]}"
+        if kind.startswith("rocm"):
+            return "ROCm", kind[4:]
+        return None
+
+    @property
+    def kind(self) -> str:
+        """The variant without the folder of a long-term-support index: `cu111` for `lts/1.8/cu111`."""
+        return self.variant.rpartition("/")[2]
+
+    @property
+    def label(self) -> str:
+        """The build as the previous-versions page names it: CUDA 12.6, ROCm 6.2.4, CPU only, XPU."""
+        return " ".join(self.toolkit) if self.toolkit else {"cpu": "CPU only", "xpu": "XPU"}[self.kind]
+
+    def targets(self, prefix: str) -> list[str]:
+        """The GPU code it carries of one kind (`sm_`, `compute_`, `gfx`), as written."""
+        return [target for target in (self.gpu or {}).get("targets", ()) if target.startswith(prefix)]
+
+    def holds_for(self, version: str) -> bool:
+        return self.patches is None or version in self.patches
+
+
+def release_builds(builds: Builds, release: str) -> list[Build]:
+    """Every build of a feature release that data/builds/variants.yaml lists, in its order."""
+    variants = builds.variants
+    sources = {source["id"]: Source(source["url"], source["title"]) for source in variants["sources"]}
+    return [
+        Build(
+            build["variant"],
+            tuple(build["platforms"]),
+            tuple(build.get("pypi", ())),
+            build.get("channel"),
+            tuple(build["patches"]) if "patches" in build else None,
+            tuple(sources[source] for source in build["sources"]),
+            build.get("gpu"),
+            tuple(sources[source] for source in build.get("gpu", {}).get("sources", ())),
+        )
+        for build in variants["releases"].get(release, {}).get("builds", ())
+    ]
+
+
+def sources_of(builds: list[Build]) -> dict[str, Source]:
+    """The sources of some builds and of their GPU code, by URL."""
+    return {source.url: source for build in builds for source in (*build.sources, *build.gpu_sources)}
+
+
+def variant_of(label: str) -> str:
+    """The wheel index's name of a build the previous-versions page names: CUDA 12.6 -> cu126, ROCm 6.2.4 -> rocm6.2.4,
+    CPU only -> cpu; its plain `default` (the one PyPI serves, as on macOS) stays `default`."""
+    kind, _, version = label.partition(" ")
+    if kind == "CUDA":
+        return "cu" + version.replace(".", "")
+    if kind == "ROCm":
+        return "rocm" + version
+    return {"CPU only": "cpu", "default": "default"}.get(label, label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +116,7 @@ class PatchRelease:
     wheels: dict[str, list[str]]  # platform -> Pythons
     linux: dict | None  # the measured Linux x86_64 wheel (cuda, sm, ptx, wheel, sha256), if measured
     commands: dict | None = None  # the official install commands {"pip": [...], "conda": [...]}, where recorded
+    changed: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()  # (platform, Pythons added, dropped) since the last
 
     @property
     def anchor(self) -> str:
@@ -71,16 +155,24 @@ def uncovered_on_pypi(builds: Builds, newest_covered: Release) -> list[str]:
 def patch_releases(builds: Builds, release: Release) -> list[PatchRelease]:
     """Every X.Y.Z of the release on PyPI, oldest first."""
     measured = builds.wheels.get(release.version, {}).get("wheels", {})
-    return [
-        PatchRelease(
-            version,
-            (facts := builds.pypi["torch"][version])["date"],
-            facts["wheels"],
-            measured.get(version),
-            builds.install["versions"].get(version),
-        )
-        for version in builds.patch_releases(release.version)
-    ]
+    found, before = [], None
+    for version in builds.patch_releases(release.version):
+        facts = builds.pypi["torch"][version]
+        changed = _wheels_changed(before, facts["wheels"]) if before is not None else ()
+        commands = builds.install["versions"].get(version)
+        found.append(PatchRelease(version, facts["date"], facts["wheels"], measured.get(version), commands, changed))
+        before = facts["wheels"]
+    return found
+
+
+def _wheels_changed(before: dict[str, list[str]], after: dict[str, list[str]]) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+    """Per platform, the Pythons a patch release has wheels for that the one before had not, and those it dropped."""
+    changed = []
+    for platform in PLATFORM_NAMES:
+        had, has = set(before.get(platform, ())), set(after.get(platform, ()))
+        if had != has:
+            changed.append((platform, tuple(sorted(has - had, key=python_key)), tuple(sorted(had - has, key=python_key))))
+    return tuple(changed)
 
 
 def resolver_choices(builds: Builds) -> tuple[dict[str, str], list[str]]:
@@ -103,7 +195,7 @@ def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
                 "date": p.date,
                 "wheels": p.wheels,
                 **({"linux": _gpu_code(p.linux)} if p.linux else {}),
-                **({"official_commands": True} if p.commands else {}),
+                **({"commands": _official_commands(p.commands)} if p.commands else {}),
             }
             for p in reversed(patch_releases(builds, release))
         ]
@@ -111,7 +203,8 @@ def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
             continue
         companions = {c.library: c.version for c in release.companions if c.library in ("torchvision", "torchaudio")}
         page = urls.site_path(urls.release_doc(release.version))
-        releases.append({"release": release.version, "page": page, "versions": versions, "companions": companions})
+        its_builds = [_build_facts(build) for build in release_builds(builds, release.version)]
+        releases.append({"release": release.version, "page": page, "versions": versions, "companions": companions, "builds": its_builds})
     nvidia = builds.nvidia
     document = {
         "schema": urls.absolute(site_url, urls.COMPATIBILITY_SCHEMA),
@@ -123,6 +216,28 @@ def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
         "platforms": PLATFORM_NAMES,
     }
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _official_commands(commands: dict) -> dict[str, str]:
+    """The previous-versions page's pip command per build and system, keyed `cu126 linux` (`default macos` for the
+    build it gives no name)."""
+    return {f"{variant_of(row['build'])} {system}": row["command"] for row in commands.get("pip", ()) for system in row["systems"]}
+
+
+def _build_facts(build: Build) -> dict:
+    """What the resolver needs of a build: where it runs, where it comes from, and its GPU code as architecture
+    numbers (sm_86 and compute_86 -> 86; gfx targets as written)."""
+    facts: dict = {"variant": build.variant, "platforms": list(build.platforms), "index": build.index_url}
+    facts |= {"pypi": list(build.pypi)} if build.pypi else {}
+    facts |= {"channel": build.channel} if build.channel else {}
+    facts |= {"patches": list(build.patches)} if build.patches else {}
+    if build.toolkit:
+        facts[build.toolkit[0].lower()] = build.toolkit[1]
+    if build.gpu:
+        sm = sorted({int(target[3:]) for target in build.targets("sm_") if target[3:].isdigit()})
+        ptx = sorted(int(target[8:]) for target in build.targets("compute_"))
+        facts["gpu"] = {"sm": sm, "ptx": ptx, "gfx": build.targets("gfx"), "known": build.gpu["known"]}
+    return facts
 
 
 def _gpu_code(linux: dict) -> dict:

@@ -69,3 +69,37 @@ def test_the_oldest_releases_give_the_commands_the_page_has_and_one_build_keeps_
     first = _install_section(built_site, "1.0")
     assert "# CUDA 8.0 (Linux, Windows)\nconda install pytorch==1.0.0 torchvision==0.2.1 cuda80 -c pytorch\n" in first
     assert "Download and install" not in first  # the page's sentence for Linux and Windows wheels is no command
+
+
+def _builds_rows(built_site, release: str) -> list[str]:
+    """The rows of a release page's table of every build, as a reader reads them."""
+    page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('id="builds"') :]
+    table = table[table.index("<tbody>") : table.index("</tbody>")]
+    return [
+        " | ".join(html.unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(r"<td>(.*?)</td>", row, re.S))
+        for row in table.split("</tr>")[:-1]
+    ]
+
+
+def test_a_release_page_lists_every_build_with_its_gpu_code_and_sources(built_site):
+    rows = _builds_rows(built_site, "2.14")
+    cu126 = next(row for row in rows if row.startswith("cu126 (CUDA 12.6) | Linux (x86_64)Windows (x86_64)"))
+    assert "sm_50, sm_60, sm_70, sm_75, sm_80, sm_86, sm_90 (stated: " in cu126  # Pascal's last release
+    assert any(row.startswith("cu130 (CUDA 13.0) | Linux (x86_64) (PyPI's default) | sm_75") for row in rows)
+    cu128 = next(row for row in _builds_rows(built_site, "2.7") if row.startswith("cu128 (CUDA 12.8) experimental | Linux (x86_64) |"))
+    assert "sm_120 (inferred: " in cu128  # the first release with code for the RTX 50xx
+    assert not any(row.startswith("cu126") for row in _builds_rows(built_site, "2.15"))
+    page = parse(built_site.files / "releases" / "2.14" / "index.html")
+    assert "builds" in page.ids
+
+
+def test_the_resolver_data_holds_every_build_and_the_official_commands(built_site):
+    document = json.loads((built_site.files / "api" / "compatibility.json").read_text(encoding="utf-8"))
+    releases = {release["release"]: release for release in document["releases"]}
+    cu126 = next(b for b in releases["2.14"]["builds"] if b["variant"] == "cu126" and "linux-x86_64" in b["platforms"])
+    assert cu126["index"] == "https://download.pytorch.org/whl/cu126" and cu126["cuda"] == "12.6"
+    assert cu126["gpu"] == {"sm": [50, 60, 70, 75, 80, 86, 90], "ptx": [], "gfx": [], "known": "stated"}
+    commands = releases["2.12"]["versions"][0]["commands"]
+    assert commands["cu132 linux"] == "pip install torch==2.12.1 torchvision==0.27.1 --index-url https://download.pytorch.org/whl/cu132"
+    assert commands["default macos"] == "pip install torch==2.12.1 torchvision==0.27.1"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import shutil
 import struct
 import zipfile
@@ -13,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from macros.data.builds_catalog import load_builds
+from macros.data.builds_catalog import Builds, load_builds
 from macros.data.yamlfile import DataErrors
+from macros.views.builds import release_builds, variant_of
 from tests.conftest import PROJECT_DIR
 from tools.builds.fatbin import device_code
 from tools.builds.pypi import dumps, python_of, summarize, write
@@ -140,17 +142,90 @@ def test_the_real_build_data_loads(data_dir):
             "release '2.5' differs from the file's name",
         ),
         (lambda d: (d / "builds" / "pypi.json").write_text("{not json"), "data/builds/pypi.json: not readable JSON"),
+        (
+            lambda d: _replace(
+                d / "builds" / "variants.yaml", "sources: [pv-e3f009bb, pypi-1.0.0, pypi-1.0.1]", "sources: [pv-e3f009bb, pypi-1.0.9]"
+            ),
+            re.compile(
+                r"data/builds/variants.yaml:\d+: releases.1.0.builds\[0\].sources\[1\]: source 'pypi-1.0.9' is not one of the listed sources"
+            ),
+        ),
+        (
+            lambda d: _replace(d / "builds" / "variants.yaml", "pypi: [macos-x86_64]", "pypi: [macos-arm64]", count=1),
+            re.compile(
+                r"data/builds/variants.yaml:\d+: releases.1.0.builds\[0\].pypi: PyPI can serve a build only on one of its platforms"
+            ),
+        ),
+        (
+            lambda d: _replace(d / "builds" / "variants.yaml", "variant: cu90\n", "variant: cu80\n", count=1),
+            re.compile(r"data/builds/variants.yaml:\d+: releases.1.0.builds\[2\]: cu80 on linux-x86_64 is listed twice for 1.0.0"),
+        ),
+        (
+            lambda d: _replace(
+                d / "builds" / "variants.yaml", "targets: [sm_35, sm_50, sm_60, sm_61, compute_50]", "targets: [sm_35, 5.0]", count=1
+            ),
+            re.compile(r"data/builds/variants.yaml:\d+: releases.1.0.builds\[1\].gpu.targets\[1\]: expected text"),
+        ),
     ],
-    ids=["compute-capability-not-a-string", "unknown-source", "misnamed-wheel-file", "broken-json"],
+    ids=[
+        "compute-capability-not-a-string",
+        "unknown-source",
+        "misnamed-wheel-file",
+        "broken-json",
+        "build-cites-an-unlisted-source",
+        "pypi-serves-a-build-off-its-platforms",
+        "build-listed-twice",
+        "gpu-target-not-an-architecture",
+    ],
 )
 def test_a_wrong_build_file_is_reported_with_its_place(data_dir, edit, expected):
     edit(data_dir)
     with pytest.raises(DataErrors) as raised:
         load_builds(data_dir)
-    assert expected in "\n".join(map(str, raised.value.errors))
+    pattern = expected if isinstance(expected, re.Pattern) else re.compile(re.escape(expected))
+    assert pattern.search("\n".join(map(str, raised.value.errors)))
 
 
 def _replace(path: Path, old: str, new: str, count: int = -1) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+
+def test_a_build_is_named_as_the_wheel_index_and_the_previous_versions_page_name_it():
+    assert [variant_of(label) for label in ("CUDA 12.6", "CUDA 9.2", "CUDA 10.0", "ROCm 6.2.4", "CPU only", "default")] == [
+        "cu126",
+        "cu92",
+        "cu100",
+        "rocm6.2.4",
+        "cpu",
+        "default",
+    ]
+    variants = {
+        "sources": [{"id": "matrix", "url": "https://example.org/matrix", "title": "Matrix"}],
+        "releases": {
+            "2.7": {
+                "builds": [
+                    {"variant": "cu92", "platforms": ["linux-x86_64"], "sources": ["matrix"]},
+                    {
+                        "variant": "rocm6.2.4",
+                        "platforms": ["linux-x86_64"],
+                        "sources": ["matrix"],
+                        "gpu": {"targets": ["gfx942"], "known": "stated", "sources": ["matrix"]},
+                    },
+                    {"variant": "cpu", "platforms": ["linux-x86_64", "windows-x86_64"], "pypi": ["windows-x86_64"], "sources": ["matrix"]},
+                ]
+            }
+        },
+    }
+    builds = Builds(pypi={}, read={}, wheels={}, nvidia={}, install={}, variants=variants)
+    cuda, rocm, cpu = release_builds(builds, "2.7")
+    assert (cuda.toolkit, cuda.label, cuda.index_url) == (("CUDA", "9.2"), "CUDA 9.2", "https://download.pytorch.org/whl/cu92")
+    assert (rocm.toolkit, rocm.label, rocm.targets("gfx"), rocm.gpu_sources[0].url) == (
+        ("ROCm", "6.2.4"),
+        "ROCm 6.2.4",
+        ["gfx942"],
+        "https://example.org/matrix",
+    )
+    assert (cpu.toolkit, cpu.label, cpu.pypi) == (None, "CPU only", ("windows-x86_64",))
+    assert release_builds(builds, "2.6") == []
