@@ -1,7 +1,8 @@
 /* PyTorch Release Atlas: "Will it run on my machine?" — answered in the browser from /api/compatibility.json.
-   For a GPU (a name from NVIDIA's list, or a compute capability), an operating system, a Python and a driver, every
-   feature release, newest first: the newest X.Y.Z with a wheel for that Python there, and whether its measured Linux
-   build carries code for the GPU and can run on the driver; or why not. Writes with textContent only; keeps the
+   For a GPU (a name, a model number or a compute capability), an operating system, a Python and a driver, every
+   feature release, newest first: the newest X.Y.Z with a wheel for that Python there, and the best of its builds
+   (PyPI's and its wheel index's) that carries code for the GPU and can run on the driver, with the command that
+   installs it; or why none does. Writes with textContent only; keeps the
    form's state in the URL so an answer can be linked. */
 (function () {
   "use strict";
@@ -32,11 +33,43 @@
     return true;
   }
 
-  // "8.6", "sm_86", "86" or a GPU's name -> {arch: 86, label}; null when not understood.
+  // A GPU's name as people write it, without the maker's and family's words, spaces or case: "RTX 4090",
+  // "GeForce RTX 4090" and "rtx4090" are all "rtx4090".
+  function plainName(text) { return text.toLowerCase().replace(/\b(nvidia|geforce|tesla|quadro)\b/g, "").replace(/[^a-z0-9]/g, ""); }
+
+  // The names a listed GPU answers to: its name, and the other name it gives in brackets ("NVIDIA GB10 (DGX Spark)").
+  function namesOf(gpu) { return gpu.name.split(/[()]/).map(plainName).filter(Boolean); }
+
+  // A series row ("GeForce RTX 30x0 series", NVIDIA's figure for every card of it) as the cards it stands for:
+  // "rtx3060", "3060" and "rtx3060ti" are of the RTX 30x0 series.
+  function seriesPattern(gpu) {
+    const series = /^([a-z]*)(\d+)x0series$/.exec(plainName(gpu.name));
+    return series ? new RegExp("^(" + series[1] + ")?" + series[2] + "\\d0[a-z]*$") : null;
+  }
+
+  // The listed GPU a reader means: the one of that name; else the only one whose name is that model number after
+  // family letters ("4090" is the RTX 4090, "1080" the GTX 1080, not the 1080 Ti); else the series the card is of.
+  function namedGpu(value, gpus) {
+    const wanted = plainName(value);
+    if (!wanted) { return null; }
+    const exact = gpus.find(function (gpu) { return namesOf(gpu).indexOf(wanted) >= 0; });
+    if (exact) { return exact; }
+    const ends = gpus.filter(function (gpu) {
+      return namesOf(gpu).some(function (name) {
+        return name.length > wanted.length && name.endsWith(wanted) && /^[a-z]+$/.test(name.slice(0, name.length - wanted.length));
+      });
+    });
+    if (ends.length === 1) { return ends[0]; }
+    const series = gpus.filter(function (gpu) { const pattern = seriesPattern(gpu); return pattern && pattern.test(wanted); });
+    return series.length === 1 ? series[0] : null;
+  }
+
+  // A GPU's name in any common spelling, "8.6", "sm_86" or "86" -> {arch: 86, label}; null when empty, undefined when
+  // not understood.
   function readGpu(text, gpus) {
     const value = text.trim();
     if (!value) { return null; }
-    const named = gpus.find(function (gpu) { return gpu.name.toLowerCase() === value.toLowerCase(); });
+    const named = namedGpu(value, gpus);
     const capability = named ? named.compute_capability : value.replace(/^sm_?/i, "");
     const parts = /^(\d{1,2})\.(\d)$/.exec(capability) || /^(\d{1,2})(\d)$/.exec(capability);
     if (!parts) { return undefined; }
@@ -55,9 +88,9 @@
     return null;
   }
 
-  function driverVerdict(data, cuda, driver, how) {  // the measured builds are Linux ones: Linux figures
+  function driverVerdict(data, cuda, driver, how, os) {
     const toolkit = data.drivers.find(function (d) { return d.cuda === cuda; });
-    const least = toolkit && toolkit.linux;
+    const least = toolkit && (/^windows/.test(os) ? toolkit.windows : toolkit.linux);
     if (!least) { return { ok: null, text: atlas.text("NVIDIA's least driver for CUDA {cuda} is not recorded here", { cuda: cuda }) }; }
     const values = { driver: driver, least: least, cuda: cuda };
     if (atLeast(driver, least)) { return { ok: true, text: atlas.text("driver {driver} is at least the {least} that CUDA {cuda} needs", values) }; }
@@ -73,7 +106,87 @@
         : atlas.text("driver {driver} is older than the {least} that CUDA {cuda} needs or than branch {branch} for minor version compatibility", values) };
   }
 
-  // One release's verdict: {version, runs: true|false|null, reasons: [..]}.
+  // The CUDA builds of a release that could serve the machine, for one patch release: each build of its wheel index
+  // for the platform, and PyPI's own where the build list does not say which it is. The GPU code of the build PyPI
+  // serves on the measured platform is the measured one; of the others, as the build list states it.
+  function cudaBuilds(data, release, version, os) {
+    const measured = os === data.measured.platform ? version.linux : null;
+    const listed = (release.builds || []).filter(function (b) {
+      return b.cuda && b.platforms.indexOf(os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0);
+    }).map(function (b) {
+      const pypi = (b.pypi || []).indexOf(os) >= 0;
+      const code = pypi && measured && measured.cuda === b.cuda ? { sm: measured.sm, ptx: measured.ptx, known: "measured" } : b.gpu || null;
+      return { variant: b.variant, cuda: b.cuda, index: b.index, pypi: pypi, channel: b.channel, code: code };
+    });
+    const pypiListed = (release.builds || []).some(function (b) { return (b.pypi || []).indexOf(os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0); });
+    if (measured && measured.cuda && !pypiListed) {  // PyPI's own build, measured, where the build list does not say which it is
+      listed.push({ variant: "", cuda: measured.cuda, index: "", pypi: true, code: { sm: measured.sm, ptx: measured.ptx, known: "measured" } });
+    }
+    return listed;
+  }
+
+  function knownHow(known) {  // how a build's GPU code is known
+    return known === "measured" ? atlas.text("measured in the wheel")
+      : known === "stated" ? atlas.text("as its build list states") : atlas.text("inferred from the changes before the release");
+  }
+
+  // One build's verdict for the GPU and driver: {build, runs: true|false|null, how, reasons: [..]}.
+  function judgeBuild(data, build, ask) {
+    const values = { build: build.variant ? build.variant : atlas.text("PyPI's build"), cuda: build.cuda, gpu: ask.gpu.label };
+    const verdict = { build: build, runs: true, how: null, reasons: [] };
+    if (!build.code) {
+      verdict.runs = null;
+      verdict.reasons.push(atlas.text("its CUDA {cuda} build ({build}): the GPU code it carries is not recorded here", values));
+      return verdict;
+    }
+    values.known = knownHow(build.code.known);
+    const how = verdict.how = gpuCode(build.code, ask.gpu);
+    if (!how) {
+      values.sm = smList(build.code.sm);
+      values.ptx = smList(build.code.ptx);
+      verdict.runs = false;
+      verdict.reasons.push(build.code.ptx.length
+        ? atlas.text("its CUDA {cuda} build ({build}) has GPU code for {sm} and PTX for {ptx} ({known}), none of which runs on {gpu}", values)
+        : atlas.text("its CUDA {cuda} build ({build}) has GPU code for {sm} ({known}), none of which runs on {gpu}", values));
+      return verdict;
+    }
+    if (how === "cubin") {
+      verdict.reasons.push(atlas.text("its CUDA {cuda} build ({build}) has GPU code for {gpu} ({known})", values));
+    } else {  // only PTX: torch's own kernels can be compiled by the driver, but whether the libraries it bundles can is not known
+      verdict.runs = null;
+      verdict.reasons.push(atlas.text("its CUDA {cuda} build ({build}) has no compiled code for {gpu}, only PTX that the driver compiles for it on first use ({known}); whether the libraries it bundles have code for it is not known", values));
+    }
+    if (ask.driver) {
+      const driver = driverVerdict(data, build.cuda, ask.driver, how, ask.os);
+      verdict.reasons.push(driver.text);
+      if (driver.ok === false) { verdict.runs = false; } else if (driver.ok === null && verdict.runs) { verdict.runs = null; }
+    }
+    return verdict;
+  }
+
+  // Best first: a build that runs, then one not known to; compiled code before PTX; the one PyPI serves; the newest CUDA.
+  function better(a, b) {
+    const rank = function (v) { return v.runs === true ? 0 : v.runs === null ? 1 : 2; };
+    if (rank(a) !== rank(b)) { return rank(a) - rank(b); }
+    if ((a.how === "cubin") !== (b.how === "cubin")) { return a.how === "cubin" ? -1 : 1; }
+    if (a.build.pypi !== b.build.pypi) { return a.build.pypi ? -1 : 1; }
+    return atLeast(a.build.cuda, b.build.cuda) ? (a.build.cuda === b.build.cuda ? 0 : -1) : 1;
+  }
+
+  // The command that installs one patch release's build: the previous-versions page's own where it gives one; else
+  // the plain command for the build PyPI serves, or the wheel index's address (from 2.0 on), marked as constructed.
+  function command(release, version, build, os) {
+    const system = os.split("-")[0];
+    // lts/1.8/cu111 is CUDA 11.1 on the previous-versions page; PyPI's own build, by the CUDA measured in it
+    const kind = build.variant ? build.variant.split("/").pop() : build.cuda ? "cu" + build.cuda.replace(".", "") : "";
+    const official = version.commands && (own(version.commands, (kind || "default") + " " + system) || (build.pypi ? own(version.commands, "default " + system) : null));
+    if (official) { return { text: official, official: true }; }
+    if (build.pypi) { return { text: "pip install torch==" + version.version, official: false }; }
+    if (build.index && atLeast(release.release, "2.0")) { return { text: "pip install torch==" + version.version + " --index-url " + build.index, official: false }; }
+    return null;
+  }
+
+  // One release's verdict: {release, version, runs: true|false|null, reasons: [..], build, others: [..]}.
   function judge(data, release, ask) {
     const fits = function (python) { return ask.python ? python === ask.python : !/t$/.test(python); };  // no Python given: any
     const version = release.versions.find(function (v) { return (own(v.wheels, ask.os) || []).some(fits); });
@@ -83,38 +196,27 @@
         ? atlas.text("no wheel for Python {python} on {platform} in any {release}.x release", values)
         : atlas.text("no wheel for any Python on {platform} in any {release}.x release", values)] };
     }
-    const verdict = { release: release, version: version, runs: true, reasons: [] };
+    const verdict = { release: release, version: version, runs: true, reasons: [], others: [] };
     if (!ask.python) { verdict.reasons.push(atlas.text("wheels for Python {pythons}", { pythons: own(version.wheels, ask.os).filter(fits).join(atlas.text(", ")) })); }
-    if (!ask.gpu) { verdict.reasons.push(atlas.text("the CPU build runs; no GPU was given")); return verdict; }
-    if (ask.os !== data.measured.platform || !version.linux) {
-      verdict.runs = null;
-      verdict.reasons.push(atlas.text("the wheel installs; whether it uses the GPU is measured here for Linux (x86_64) wheels only"));
+    if (!ask.gpu) {
+      const cpu = (release.builds || []).find(function (b) { return b.variant === "cpu" && b.platforms.indexOf(ask.os) >= 0; });
+      verdict.build = cpu ? { variant: "cpu", index: cpu.index, pypi: (cpu.pypi || []).indexOf(ask.os) >= 0 } : { variant: "", index: "", pypi: true };
+      verdict.reasons.push(atlas.text("the CPU build runs; no GPU was given"));
       return verdict;
     }
-    const code = version.linux;
-    if (!code.cuda) { verdict.runs = false; verdict.reasons.push(atlas.text("PyPI's wheel is a CPU-only build")); return verdict; }
-    const how = gpuCode(code, ask.gpu);
-    if (!how) {
-      verdict.runs = false;
-      const values = { cuda: code.cuda, sm: smList(code.sm), ptx: smList(code.ptx), gpu: ask.gpu.label };
-      verdict.reasons.push(code.ptx.length
-        ? atlas.text("its CUDA {cuda} build has GPU code for {sm} and PTX for {ptx}, none of which runs on {gpu}", values)
-        : atlas.text("its CUDA {cuda} build has GPU code for {sm}, none of which runs on {gpu}", values));
+    const builds = cudaBuilds(data, release, version, ask.os);
+    if (!builds.length) {  // the build lists are not complete for every platform: not known, rather than "does not run"
+      verdict.runs = null;
+      verdict.reasons.push(atlas.text("the wheel installs; no CUDA build of it for {platform} is recorded here", { platform: own(data.platforms, ask.os) }));
+      verdict.build = { variant: "", index: "", pypi: true };
       return verdict;
     }
-    if (how === "cubin") {
-      verdict.reasons.push(atlas.text("its CUDA {cuda} build has GPU code for {gpu}", { cuda: code.cuda, gpu: ask.gpu.label }));
-    } else {  // only PTX: torch's own kernels can be compiled by the driver, but whether the libraries it bundles can is not measured
-      verdict.runs = null;
-      verdict.reasons.push(atlas.text("its CUDA {cuda} build has no compiled code for {gpu}, only PTX that the driver compiles for it on first use; whether the libraries it bundles have code for it is not measured", {
-        cuda: code.cuda, gpu: ask.gpu.label,
-      }));
-    }
-    if (ask.driver) {
-      const driver = driverVerdict(data, code.cuda, ask.driver, how);
-      verdict.reasons.push(driver.text);
-      if (driver.ok === false) { verdict.runs = false; } else if (driver.ok === null && verdict.runs) { verdict.runs = null; }
-    }
+    const judged = builds.map(function (build) { return judgeBuild(data, build, ask); }).sort(better);
+    const best = judged[0];
+    verdict.runs = best.runs;
+    verdict.build = best.runs === false ? null : best.build;
+    verdict.reasons = verdict.reasons.concat(best.reasons);
+    verdict.others = judged.slice(1);
     return verdict;
   }
 
@@ -129,7 +231,7 @@
         newest: named(running[0]), oldest: named(running[running.length - 1]), running: running.length, total: verdicts.length,
       });
     } else {
-      summary.textContent = atlas.text("No release of PyTorch on PyPI runs on this machine as described.");
+      summary.textContent = atlas.text("No build of any PyTorch release runs on this machine as described.");
     }
     box.append(summary);
     const list = node("ol", "", { class: "atlas-resolver-releases" });
@@ -140,15 +242,25 @@
       head.append(document.createTextNode(v.runs === true ? atlas.text(": runs") : v.runs === false ? atlas.text(": does not run") : atlas.text(": installs; not known to use the GPU")));
       item.append(head);
       item.append(node("p", atlas.text("{reasons}.", { reasons: v.reasons.join(atlas.text("; ")) })));
-      if (v.version && v.runs !== false) {
+      const how = v.build && v.version ? command(v.release, v.version, v.build, ask.os) : null;
+      if (how) {
         const companions = Object.keys(v.release.companions).map(function (name) { return name + " " + v.release.companions[name]; });
-        item.append(node("code", "pip install torch==" + v.version.version, { class: "atlas-resolver-command" }));
+        item.append(node("code", how.text, { class: "atlas-resolver-command" }));
+        if (!how.official) { item.append(node("p", atlas.text("Constructed from the release's builds and the wheel index's address: the previous-versions page gives no command for this build."))); }
         if (companions.length) { item.append(node("p", atlas.text("Goes with {companions} (the release's own table).", { companions: companions.join(atlas.text(" and ")) }))); }
-        if (v.version.official_commands) {  // the previous-versions page's commands, on the release page
-          const official = node("p");
-          official.append(node("a", atlas.text("Every build's official install command"), { href: up + v.release.page + "#install" }));
-          item.append(official);
-        }
+      }
+      const runningToo = (v.others || []).filter(function (o) { return o.runs === true; }).map(function (o) { return o.build.variant; });
+      if (runningToo.length) { item.append(node("p", atlas.text("Its other builds that run: {builds}.", { builds: runningToo.join(atlas.text(", ")) }))); }
+      const failing = (v.others || []).filter(function (o) { return o.runs === false; });
+      if (failing.length) {
+        const why = node("ul", "", { class: "atlas-resolver-why-not" });
+        failing.forEach(function (o) { why.append(node("li", atlas.text("{reasons}.", { reasons: o.reasons.join(atlas.text("; ")) }))); });
+        item.append(why);
+      }
+      if (v.version && v.version.commands) {  // the previous-versions page's commands, on the release page
+        const official = node("p");
+        official.append(node("a", atlas.text("Every build's official install command"), { href: up + v.release.page + "#install" }));
+        item.append(official);
       }
       list.append(item);
     });
@@ -172,7 +284,7 @@
           const gpu = readGpu(form.elements.gpu.value, data.gpus);
           const driver = form.elements.driver.value.trim();
           if (gpu === undefined) {
-            box.replaceChildren(node("p", atlas.text("Give the GPU by a name from the list or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it).")));
+            box.replaceChildren(node("p", atlas.text("Give an NVIDIA GPU by its name or model number (RTX 4090, 4090, H100) or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it).")));
             return;
           }
           if (driver && !/^\d{3}(\.\d{1,3}){0,2}$/.test(driver)) {

@@ -32,29 +32,36 @@ def _verdict(visit, release: str) -> str:
 @pytest.mark.parametrize(
     ("machine", "summary", "reasons"),
     [
-        (  # Pascal: the CUDA 12.8 builds of 2.8 no longer carry its code; 535 runs CUDA 12.6 under minor version compatibility
+        (  # Pascal: 2.15 has no build with its code; the CUDA 12.6 builds of 2.8-2.14 do, and 535 runs them under minor version compatibility
             ("GeForce GTX 1080", "linux-x86_64", "3.11", "535.104.05"),
-            "Newest release that runs: PyTorch 2.7 (2.7.1). Oldest release that runs: PyTorch 1.13 (1.13.1).",
+            "Newest release that runs: PyTorch 2.14 (2.14.1). Oldest release that runs: PyTorch 1.13 (1.13.1).",
             {
-                "2.8.0": "none of which runs on GeForce GTX 1080, compute capability 6.1",
+                "2.15.0": "none of which runs on GeForce GTX 1080, compute capability 6.1",
+                "2.14.1": "its CUDA 12.6 build (cu126) has GPU code for GeForce GTX 1080, compute capability 6.1 (as its build list states)",
                 "2.7.1": "minor version compatibility",
                 "1.12": "no wheel for Python 3.11",
             },
         ),
-        (  # Blackwell: code for it from 2.8; the CUDA 13.0 builds of 2.11 on need a 580 driver
-            ("GeForce RTX 5090", "linux-x86_64", "3.12", "570.86"),
-            "Newest release that runs: PyTorch 2.10 (2.10.0). Oldest release that runs: PyTorch 2.8 (2.8.0).",
-            {"2.14.1": "driver 570.86 is older than the 580.65.06 that CUDA 13.0 needs", "2.7.1": "none of which runs on GeForce RTX 5090"},
+        (  # Blackwell: code for it from 2.7's CUDA 12.8 build; the CUDA 13 builds need a 580 driver
+            ("RTX 5090", "linux-x86_64", "3.12", "570.86"),
+            "Newest release that runs: PyTorch 2.11 (2.11.0). Oldest release that runs: PyTorch 2.7 (2.7.1).",
+            {
+                "2.14.1": "driver 570.86 is older than the 580.65.06 that CUDA 13.0 needs",
+                "2.7.1": "its CUDA 12.8 build (cu128) has GPU code for GeForce RTX 5090, compute capability 12.0 (inferred from the changes before the release)",
+            },
         ),
         (
             ("12.0", "linux-x86_64", "3.12", "580.95.05"),
-            "Newest release that runs: PyTorch 2.15 (2.15.0). Oldest release that runs: PyTorch 2.8 (2.8.0).",
-            {"2.15.0": "has GPU code for compute capability 12.0", "2.14.1": "has GPU code for compute capability 12.0"},
+            "Newest release that runs: PyTorch 2.15 (2.15.0). Oldest release that runs: PyTorch 2.7 (2.7.1).",
+            {
+                "2.15.0": "has GPU code for compute capability 12.0 (measured in the wheel)",
+                "2.6.0": "the GPU code it carries is not recorded here",
+            },
         ),
-        (  # an old driver: CUDA 10.2 builds run, CUDA 11.x ones under minor version compatibility, 12.x ones not
+        (  # an old driver: CUDA 10.2 builds run, CUDA 11.x ones under minor version compatibility (2.5's CUDA 11.8 build), 12.x ones not
             ("sm_61", "linux-x86_64", "3.9", "470.256.02"),
-            "Newest release that runs: PyTorch 2.0 (2.0.1). Oldest release that runs: PyTorch 1.7 (1.7.1).",
-            {"2.1.2": "driver 470.256.02 is older than the 530.30.02 that CUDA 12.1 needs or than branch 525"},
+            "Newest release that runs: PyTorch 2.5 (2.5.1). Oldest release that runs: PyTorch 1.7 (1.7.1).",
+            {"2.8.0": "driver 470.256.02 is older than the 560.28.03 that CUDA 12.6 needs or than branch 525"},
         ),
         (
             ("", "macos-arm64", "3.12", ""),
@@ -94,6 +101,41 @@ def test_an_answer_is_linked_by_its_address_and_gives_the_install_command(visit)
     assert visit.page.locator("code", has_text=command).count() == 1
 
 
+def test_a_build_of_the_wheel_index_comes_with_its_command_and_the_builds_that_do_not_run_say_why(visit):
+    visit.open("will-it-run/?gpu=GTX+1080&os=linux-x86_64&python=3.12&driver=580.95.05")
+    visit.page.wait_for_selector(".atlas-resolver-summary")
+    newest = visit.page.locator(".atlas-resolver-releases > li").filter(has_text="PyTorch 2.14.1:")
+    assert (
+        newest.locator(".atlas-resolver-command").inner_text()
+        == "pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/cu126"
+    )
+    assert "Constructed from the release's builds" in newest.inner_text()  # the previous-versions page lists no 2.14 yet
+    why = newest.locator(".atlas-resolver-why-not li").all_inner_texts()
+    assert any(reason.startswith("its CUDA 13.0 build (cu130) has GPU code for sm_75") for reason in why), why
+    official = visit.page.locator(".atlas-resolver-releases > li").filter(has_text="PyTorch 2.11.0:").locator(".atlas-resolver-command")
+    assert (
+        official.inner_text()
+        == "pip install torch==2.11.0 torchvision==0.26.0 torchaudio==2.11.0 --index-url https://download.pytorch.org/whl/cu126"
+    )
+    assert not visit.console_errors
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("4090", "GeForce RTX 4090"),
+        ("rtx4090", "GeForce RTX 4090"),
+        ("A100", "NVIDIA A100"),
+        ("RTX 3060 Ti", "GeForce RTX 30x0 series"),
+        ("DGX Spark", "NVIDIA GB10 (DGX Spark)"),
+    ],
+)
+def test_a_gpu_is_understood_as_people_write_it(visit, typed, meant):
+    visit.open("will-it-run/")
+    _fill(visit, typed, "linux-x86_64", "3.12", "")
+    assert meant + ", compute capability" in visit.page.inner_text(ANSWER)
+
+
 def test_a_gpu_that_is_neither_listed_nor_a_compute_capability_is_asked_again(visit):
     visit.open("will-it-run/?gpu=my+laptop&os=linux-x86_64&python=3.11")
     visit.page.wait_for_selector(f"{ANSWER} p")
@@ -113,4 +155,4 @@ def test_an_error_page_opens_the_resolver_with_the_gpu_of_its_message(visit):
     visit.page.click("a.md-button")
     visit.page.wait_for_selector(".atlas-resolver-summary")
     assert visit.page.input_value("#atlas-resolver-gpu") == "sm_120"
-    assert "Oldest release that runs: PyTorch 2.8 (2.8.0)" in visit.page.inner_text(".atlas-resolver-summary")
+    assert "Oldest release that runs: PyTorch 2.7 (2.7.1)" in visit.page.inner_text(".atlas-resolver-summary")
