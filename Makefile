@@ -7,7 +7,7 @@ PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build check test lint published examples api api-index builds pypi wheels install-commands new-release bench lighthouse browser requirements clean help
+.PHONY: serve build check test lint published examples api api-index builds pypi must-match wheels install-commands new-release bench lighthouse browser requirements clean help
 
 serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/pytorch-release-atlas/; a save renders again only the pages whose source changed (macros/plugin/preview.py); for less, RELEASES="2.5 2.6", EDITION=en, API=no
 	ATLAS_RELEASES="$(RELEASES)" ATLAS_EDITION="$(EDITION)" ATLAS_API="$(API)" $(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
@@ -40,10 +40,13 @@ api: $(VENV)/.installed  ## Measure the public API of each torch release in a vi
 api-index: $(VENV)/.installed  ## Fold the stored API surfaces into one index of intervals, data/api/index.json
 	$(PYTHON) -m tools.api.index
 
-builds: pypi wheels  ## Read PyPI's files of torch and its companions, then measure each release's Linux wheel (downloads ~1 GB per release; RELEASES="2.8" for some, AGAIN=1 to measure again); writes data/builds/
+builds: pypi must-match wheels  ## Read PyPI's files of torch and its companions and what their wheels require, then measure each release's Linux wheel (downloads ~1 GB per release; RELEASES="2.8" for some, AGAIN=1 to measure again); writes data/builds/
 
 pypi: $(VENV)/.installed  ## Read PyPI's listing of torch, torchvision and torchaudio: each release's day and the Pythons it has wheels for per platform (data/builds/pypi.json)
 	$(PYTHON) -m tools.builds.pypi
+
+must-match: $(VENV)/.installed  ## Read what each torch wheel requires of triton, and what each torchvision, torchaudio, torchcodec, xformers and torchao wheel requires of torch, from their metadata on PyPI (byte ranges, no downloads; data/builds/requirements.json)
+	$(PYTHON) -m tools.builds.requirements
 
 wheels: $(VENV)/.installed  ## Measure the CUDA version and GPU architectures of each release's Linux wheel on PyPI, one release at a time (data/builds/wheels/<X.Y>.json)
 	$(PYTHON) -m tools.builds.wheels $(if $(AGAIN),--again) $(RELEASES)

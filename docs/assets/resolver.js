@@ -248,6 +248,13 @@
         item.append(node("code", how.text, { class: "atlas-resolver-command" }));
         if (!how.official) { item.append(node("p", atlas.text("Constructed from the release's builds and the wheel index's address: the previous-versions page gives no command for this build."))); }
         if (companions.length) { item.append(node("p", atlas.text("Goes with {companions} (the release's own table).", { companions: companions.join(atlas.text(" and ")) }))); }
+        const matching = v.version.must_match;
+        if (matching) {  // as the wheels' metadata declares it
+          const named = Object.keys(matching).filter(function (name) { return name !== "triton" && matching[name].length; })
+            .map(function (name) { return name + " " + matching[name].join(atlas.text(" or ")); });
+          if (matching.triton.length) { named.unshift(atlas.text("{triton} (pip installs it with torch)", { triton: matching.triton.join(atlas.text(", ")) })); }
+          if (named.length) { item.append(node("p", atlas.text("What must match it, as the wheels declare: {packages}.", { packages: named.join(atlas.text("; ")) }), { class: "atlas-resolver-must-match" })); }
+        }
       }
       const runningToo = (v.others || []).filter(function (o) { return o.runs === true; }).map(function (o) { return o.build.variant; });
       if (runningToo.length) { item.append(node("p", atlas.text("Its other builds that run: {builds}.", { builds: runningToo.join(atlas.text(", ")) }))); }

@@ -1,6 +1,7 @@
 """The build data as the site reads it: data/builds/pypi.json and data/builds/wheels/*.json (measured by
-`make builds`), data/builds/nvidia.yaml (NVIDIA's figures), data/builds/install.yaml (the official install
-commands) and data/builds/variants.yaml (every build of every release), curated, each checked against its schema.
+`make builds`), data/builds/requirements.json (what must match torch, measured by `make must-match`),
+data/builds/nvidia.yaml (NVIDIA's figures), data/builds/install.yaml (the official install commands) and
+data/builds/variants.yaml (every build of every release), curated, each checked against its schema.
 
 A missing folder is no error (a site without build data has no resolver to feed); a file that is there but wrong
 stops the build with its name, line or field, and what was expected.
@@ -38,6 +39,7 @@ class Builds:
     nvidia: dict  # data/builds/nvidia.yaml as written
     install: dict  # data/builds/install.yaml as written: the official install commands per X.Y.Z and build
     variants: dict  # data/builds/variants.yaml as written: every build of every feature release, with its sources
+    requirements: dict  # data/builds/requirements.json: project -> X.Y.Z -> {"wheel", "triton" or "torch": [lines]}
 
     @property
     def gpus(self) -> tuple[Gpu, ...]:
@@ -99,6 +101,7 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
     pypi = _read(folder / "pypi.json", data_dir, "pypi.schema.json", errors, remembered)
     nvidia = _read(folder / "nvidia.yaml", data_dir, "nvidia.schema.json", errors, remembered, yaml=True, check=_nvidia_errors)
     install = _read(folder / "install.yaml", data_dir, "install.schema.json", errors, remembered, yaml=True)
+    requirements = _read(folder / "requirements.json", data_dir, "requirements.schema.json", errors, remembered)
     variants = _read(folder / "variants.yaml", data_dir, "variants.schema.json", errors, remembered, yaml=True, check=_variant_errors)
     wheels = {}
     for path in sorted((folder / "wheels").glob("*.json")):
@@ -110,7 +113,15 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
             wheels[path.stem] = measured
     if errors:
         raise DataErrors(errors)
-    return Builds(pypi=pypi["projects"], read=pypi["read"], wheels=wheels, nvidia=nvidia, install=install, variants=variants)
+    return Builds(
+        pypi=pypi["projects"],
+        read=pypi["read"],
+        wheels=wheels,
+        nvidia=nvidia,
+        install=install,
+        variants=variants,
+        requirements=requirements,
+    )
 
 
 def _nvidia_errors(document: YamlDocument, name: str) -> list[DataError]:

@@ -30,6 +30,7 @@ from macros.views.api_reference import (
     reference_pages,
 )
 from macros.views.builds import (
+    COMPANIONS,
     PLATFORM_NAMES,
     compatibility_json,
     patch_releases,
@@ -376,6 +377,8 @@ def _release_pages(r: _EditionRender) -> dict[str, str]:
             platform_names=PLATFORM_NAMES,
             install_source=builds.install["source"] if builds else "",
             release_builds=its_builds,
+            companion_names=COMPANIONS,
+            requirements_read=builds.requirements["read"]["date"] if builds else "",
             build_sources=sources_of(its_builds),
         )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import Version
 
 from macros.data.builds_catalog import Builds, python_key
@@ -116,6 +117,7 @@ class PatchRelease:
     wheels: dict[str, list[str]]  # platform -> Pythons
     linux: dict | None  # the measured Linux x86_64 wheel (cuda, sm, ptx, wheel, sha256), if measured
     commands: dict | None = None  # the official install commands {"pip": [...], "conda": [...]}, where recorded
+    matching: MustMatch | None = None  # what must match it, where measured
     changed: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()  # (platform, Pythons added, dropped) since the last
 
     @property
@@ -146,6 +148,60 @@ class PatchRelease:
         return ", ".join(f"sm_{arch}" for arch in self.linux["ptx"]) or "–"
 
 
+COMPANIONS = ("torchvision", "torchaudio", "torchcodec", "xformers", "torchao")  # as data/builds/requirements.json names them
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A release of a package that must match torch, with what its wheel requires of torch."""
+
+    version: str
+    requirement: str  # the Requires-Dist line, as written
+    pinned: bool  # an exact pin (==), not a range
+
+
+@dataclass(frozen=True, slots=True)
+class MustMatch:
+    """What must match one torch release (X.Y.Z), as the wheels' metadata declares it."""
+
+    triton: tuple[str, ...]  # the triton requirement of torch's own Linux wheel (pip installs it with torch)
+    companions: dict[str, tuple[Match, ...]]  # project -> the releases pinned to this torch, then the newest that accepts it
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.triton) or any(self.companions.values())
+
+
+def must_match(builds: Builds, torch_version: str) -> MustMatch:
+    """The triton torch requires, and per companion the releases whose requirement names this torch exactly, then the
+    newest release whose range accepts it (a requirement with no version accepts every torch and says nothing)."""
+    requirements = builds.requirements
+    version = Version(torch_version)
+    companions = {}
+    for project in COMPANIONS:
+        accepting = [match for release, facts in requirements[project].items() for match in _accepting(release, facts["torch"], version)]
+        pins = [match for match in accepting if match.pinned]
+        newest = max((match for match in accepting if not match.pinned), key=lambda match: Version(match.version), default=None)
+        newer = newest is not None and all(Version(newest.version) > Version(pin.version) for pin in pins)
+        companions[project] = (*sorted(pins, key=lambda match: Version(match.version)), *([newest] if newer else []))
+    triton = tuple(requirements["torch"].get(torch_version, {}).get("triton", ()))
+    return MustMatch(triton, companions)
+
+
+def _accepting(release: str, lines: list[str], torch: Version) -> list[Match]:
+    """The requirement lines of one companion release that accept this torch (and give a version to check)."""
+    found = []
+    for line in lines:
+        try:
+            specifier = Requirement(line).specifier
+        except InvalidRequirement:
+            continue
+        if str(specifier) and specifier.contains(torch, prereleases=True):
+            pinned = all(spec.operator in ("==", "===") and "*" not in spec.version for spec in specifier)
+            found.append(Match(release, line.split(";")[0].strip(), pinned))
+    return found
+
+
 def uncovered_on_pypi(builds: Builds, newest_covered: Release) -> list[str]:
     """The feature releases (X.Y.0) on PyPI newer than the newest release the atlas covers, oldest first."""
     newest = newest_covered.number.release[:2]
@@ -160,7 +216,8 @@ def patch_releases(builds: Builds, release: Release) -> list[PatchRelease]:
         facts = builds.pypi["torch"][version]
         changed = _wheels_changed(before, facts["wheels"]) if before is not None else ()
         commands = builds.install["versions"].get(version)
-        found.append(PatchRelease(version, facts["date"], facts["wheels"], measured.get(version), commands, changed))
+        matching = must_match(builds, version) if builds.requirements else None
+        found.append(PatchRelease(version, facts["date"], facts["wheels"], measured.get(version), commands, matching, changed))
         before = facts["wheels"]
     return found
 
@@ -196,6 +253,7 @@ def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
                 "wheels": p.wheels,
                 **({"linux": _gpu_code(p.linux)} if p.linux else {}),
                 **({"commands": _official_commands(p.commands)} if p.commands else {}),
+                **({"must_match": _must_match_facts(p.matching)} if p.matching and p.matching.measured else {}),
             }
             for p in reversed(patch_releases(builds, release))
         ]
@@ -222,6 +280,13 @@ def _official_commands(commands: dict) -> dict[str, str]:
     """The previous-versions page's pip command per build and system, keyed `cu126 linux` (`default macos` for the
     build it gives no name)."""
     return {f"{variant_of(row['build'])} {system}": row["command"] for row in commands.get("pip", ()) for system in row["systems"]}
+
+
+def _must_match_facts(matching: MustMatch) -> dict[str, list[str]]:
+    """What must match a patch release, for the resolver: the triton requirement without its markers, and per
+    companion the versions (pinned first, then the newest that accepts it)."""
+    companions = {project: [match.version for match in matches] for project, matches in matching.companions.items() if matches}
+    return {"triton": [line.split(";")[0].strip() for line in matching.triton], **companions}
 
 
 def _build_facts(build: Build) -> dict:

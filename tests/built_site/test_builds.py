@@ -103,3 +103,22 @@ def test_the_resolver_data_holds_every_build_and_the_official_commands(built_sit
     commands = releases["2.12"]["versions"][0]["commands"]
     assert commands["cu132 linux"] == "pip install torch==2.12.1 torchvision==0.27.1 --index-url https://download.pytorch.org/whl/cu132"
     assert commands["default macos"] == "pip install torch==2.12.1 torchvision==0.27.1"
+
+
+def _must_match(built_site, release: str) -> dict[str, str]:
+    """A release page's table of what must match, by patch release, each row as a reader reads it."""
+    page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('id="must-match"') :]
+    table = table[table.index("<tbody>") : table.index("</tbody>")]
+    rows = [
+        [html.unescape(re.sub(r"<[^>]+>", " ", cell)).split() for cell in re.findall(r"<td>(.*?)</td>", row, re.S)]
+        for row in table.split("</tr>")[:-1]
+    ]
+    return {cells[0][0]: " | ".join(" ".join(cell) for cell in cells[1:]) for cells in rows}
+
+
+def test_a_release_page_says_what_must_match_each_patch_release(built_site):
+    assert _must_match(built_site, "2.0")["2.0.1"] == "triton (==2.0.0) | 0.15.2 | 2.0.2 | – | 0.0.20 0.0.21 0.0.22 | –"
+    newest = _must_match(built_site, "2.14")["2.14.1"]
+    assert newest.startswith("triton~=3.8.0 | 0.29.2 (accepts torch (>=2.14.0) ) | 2.11.1 (accepts torch>=2.11 )"), newest
+    assert _must_match(built_site, "1.5")["1.5.1"] == "none required | 0.6.1 | 0.5.1 | – | – | –"
