@@ -32,6 +32,7 @@ from macros.views.api_reference import (
 from macros.views.builds import (
     COMPANIONS,
     PLATFORM_NAMES,
+    builds_json,
     compatibility_json,
     patch_releases,
     release_builds,
@@ -531,6 +532,7 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
     }
     if shared.builds and edition.language == ENGLISH:
         files[urls.COMPATIBILITY] = compatibility_json(atlas, shared.builds, site_url=shared.site_url)
+        files[urls.BUILDS] = builds_json(atlas, shared.builds, site_url=shared.site_url)
     return _EditionPages(
         lifecycles=r.lifecycles,
         histories=histories,

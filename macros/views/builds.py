@@ -282,6 +282,50 @@ def _official_commands(commands: dict) -> dict[str, str]:
     return {f"{variant_of(row['build'])} {system}": row["command"] for row in commands.get("pip", ()) for system in row["systems"]}
 
 
+def builds_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
+    """/api/builds.json (schema: data/schema/builds.schema.json): one record per release, build and platform, newest
+    release first, each with its sources and how its GPU code is known; and per patch release on PyPI, what must
+    match it."""
+    drivers = {toolkit["cuda"]: toolkit for toolkit in builds.nvidia["drivers"]["toolkits"]}
+    records, matching = [], {}
+    for release in atlas.newest_first:
+        for build in release_builds(builds, release.version):
+            records += [_build_record(release.version, build, platform, drivers) for platform in build.platforms]
+        for patch in reversed(patch_releases(builds, release)):
+            if patch.matching and patch.matching.measured:
+                companions = {project: [_match_facts(match) for match in found] for project, found in patch.matching.companions.items()}
+                matching[patch.version] = {"triton": list(patch.matching.triton), **companions}
+    document = {
+        "schema": urls.absolute(site_url, urls.BUILDS_SCHEMA),
+        "read": {"pypi": builds.read["date"], "requirements": builds.requirements["read"]["date"]},
+        "builds": records,
+        "must_match": matching,
+    }
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _build_record(release: str, build: Build, platform: str, drivers: dict[str, dict]) -> dict:
+    """One build of a release on one platform, as /api/builds.json gives it."""
+    record: dict = {"release": release, "variant": build.variant, "platform": platform, "index_url": build.index_url}
+    record["pypi_default"] = platform in build.pypi
+    record |= {"channel": build.channel} if build.channel else {}
+    record |= {"patches": list(build.patches)} if build.patches else {}
+    if build.toolkit:
+        record[build.toolkit[0].lower()] = build.toolkit[1]
+    system = platform.partition("-")[0]
+    least = drivers.get(record.get("cuda", ""), {}).get(system) if system in ("linux", "windows") else None
+    record |= {"least_driver": least} if least else {}
+    if build.gpu:
+        gpu = {"targets": list(build.gpu["targets"]), "known": build.gpu["known"], "sources": [source.url for source in build.gpu_sources]}
+        record["gpu_code"] = gpu | ({"note": build.gpu["note"]} if "note" in build.gpu else {})
+    record["sources"] = [{"url": source.url, "title": source.title} for source in build.sources]
+    return record
+
+
+def _match_facts(match: Match) -> dict:
+    return {"version": match.version, "requirement": match.requirement, "pinned": match.pinned}
+
+
 def _must_match_facts(matching: MustMatch) -> dict[str, list[str]]:
     """What must match a patch release, for the resolver: the triton requirement without its markers, and per
     companion the versions (pinned first, then the newest that accepts it)."""

@@ -32,6 +32,8 @@ FEATURE_NAMES = "api/feature-names.json"
 FEATURE_NAMES_SCHEMA = "api/feature-names.schema.json"
 COMPATIBILITY = "api/compatibility.json"
 COMPATIBILITY_SCHEMA = "api/compatibility.schema.json"
+BUILDS = "api/builds.json"
+BUILDS_SCHEMA = "api/builds.schema.json"
 WORDS_SCRIPT = "assets/words.js"  # in a translated edition's folder: the interface text of the scripts in its language
 THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
 # What MkDocs and the theme write at the top of the site, beside the pages and files the data generates.

@@ -122,3 +122,16 @@ def test_a_release_page_says_what_must_match_each_patch_release(built_site):
     newest = _must_match(built_site, "2.14")["2.14.1"]
     assert newest.startswith("triton~=3.8.0 | 0.29.2 (accepts torch (>=2.14.0) ) | 2.11.1 (accepts torch>=2.11 )"), newest
     assert _must_match(built_site, "1.5")["1.5.1"] == "none required | 0.6.1 | 0.5.1 | – | – | –"
+
+
+def test_the_builds_file_for_tools_has_one_record_per_release_build_and_platform(built_site):
+    document = json.loads((built_site.files / "api" / "builds.json").read_text(encoding="utf-8"))
+    keys = [(record["release"], record["variant"], record["platform"], *record.get("patches", ())) for record in document["builds"]]
+    assert len(set(keys)) == len(keys)  # one record each (a build that differs between patch releases, one per set of them)
+    records = {key[:3]: record for key, record in zip(keys, document["builds"], strict=True)}
+    pascal = records["2.14", "cu126", "windows-x86_64"]
+    assert pascal["index_url"] == "https://download.pytorch.org/whl/cu126" and pascal["least_driver"] == "560.76"
+    assert pascal["gpu_code"]["targets"][:2] == ["sm_50", "sm_60"] and pascal["gpu_code"]["known"] == "stated"
+    assert records["2.14", "cu130", "linux-x86_64"]["pypi_default"] and not pascal["pypi_default"]
+    assert ("2.15", "cu126", "linux-x86_64") not in records
+    assert document["must_match"]["2.13.0"]["torchvision"] == [{"version": "0.28.0", "requirement": "torch (==2.13.0)", "pinned": True}]

@@ -16,6 +16,7 @@ def test_every_published_json_file_validates_against_the_schema_it_names(built_s
     assert {path.name for path in documents} >= {
         "api-index.json",
         "api-mentions.json",
+        "builds.json",
         "compatibility.json",
         "feature-names.json",
         "releases.json",
