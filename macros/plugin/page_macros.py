@@ -48,6 +48,9 @@ example_counts = _fragment_macro(
 )
 topic_table = _fragment_macro("topic_table", "The topic indexes with their sizes.")
 api_lookup = _fragment_macro("api_lookup", 'The box that answers "which release has torch.X?" from the measured API index.')
+will_it_run_question = _fragment_macro(
+    "will_it_run_question", 'The link "will it run on my GPU?" to the resolver, where the site has build data (else nothing).'
+)
 newest_release = _fragment_macro(
     "newest_release", "The newest covered release in two lines: its date and headline, and links to what it shipped and broke."
 )
@@ -138,6 +141,7 @@ MACROS: dict[Callable, Callable[[GeneratedSite], Iterable[str]] | None] = {
     example_counts: None,
     topic_table: None,
     api_lookup: None,
+    will_it_run_question: None,
     newest_release: None,
     latest_release: None,
     oldest_release: None,
@@ -156,6 +160,7 @@ LANGUAGE_AWARE = {
     example_counts,
     topic_table,
     api_lookup,
+    will_it_run_question,
     newest_release,
     feature_stage,
     translation_coverage,

@@ -276,6 +276,8 @@ class _EditionRender:
             "badge": _never_folded(lambda stage: slots.put(badge(stage))),
             "source_links": _never_folded(lambda urls, sources: slots.put(source_links(urls, sources))),
             "source_list": _never_folded(lambda sources: slots.put(source_list(sources))),
+            # a text read from outside (a wheel's requirement line) as code, escaped, which Markdown never reads
+            "code_text": _never_folded(lambda text: slots.put(f"<code>{html.escape(text, quote=False)}</code>")),
         }
         lifecycles = indexes.build_lifecycles(atlas)
         common = {
@@ -504,6 +506,7 @@ def _fragments(r: _EditionRender, topic_sizes: dict[str, int]) -> dict[str, str]
         "example_counts": r.render("_example_counts.md.j2", root=""),
         "topic_table": r.render("_topic_table.md.j2", root="", topic_sizes=topic_sizes),
         "api_lookup": r.render("_api_lookup.md.j2", up=""),
+        "will_it_run_question": r.render("_will_it_run_question.md.j2") if builds else "",
         "newest_release": r.render(
             "_newest_release.md.j2",
             release=newest,

@@ -111,7 +111,10 @@ def test_a_build_of_the_wheel_index_comes_with_its_command_and_the_builds_that_d
     )
     assert "Constructed from the release's builds" in newest.inner_text()  # the previous-versions page lists no 2.14 yet
     must_match = newest.locator(".atlas-resolver-must-match").inner_text()
-    assert must_match == "What must match it, as the wheels declare: triton~=3.8.0 (pip installs it with torch); torchvision 0.29.2; torchaudio 2.11.1; xformers 0.0.35."
+    assert (
+        must_match
+        == "What must match it, as the wheels declare: triton~=3.8.0 (pip installs it with torch); torchvision 0.29.2; torchaudio 2.11.1; xformers 0.0.35."
+    )
     why = newest.locator(".atlas-resolver-why-not li").all_inner_texts()
     assert any(reason.startswith("its CUDA 13.0 build (cu130) has GPU code for sm_75") for reason in why), why
     official = visit.page.locator(".atlas-resolver-releases > li").filter(has_text="PyTorch 2.11.0:").locator(".atlas-resolver-command")

@@ -175,8 +175,9 @@ def _inject_labels_and_results(data_dir: Path, atlas: Atlas) -> None:
 
 
 def _inject_builds_and_errors(data_dir: Path) -> None:
-    """The build data (a GPU's name, which the resolver's list and answers show, and an install command) and an
-    explained error (every text of it, and the resolver's address it opens) carry hostile text too."""
+    """The build data (a GPU's name, which the resolver's list and answers show, an install command, the triton line a
+    wheel's metadata gives, the title of a build's source) and an explained error (every text of it, and the resolver's
+    address it opens) carry hostile text too."""
     shutil.copytree(REAL_DATA / "builds", data_dir / "builds")
     nvidia = yaml.safe_load((data_dir / "builds" / "nvidia.yaml").read_text(encoding="utf-8"))
     nvidia["gpus"][0]["name"] = PAYLOAD_RECORD_NAME
@@ -184,6 +185,13 @@ def _inject_builds_and_errors(data_dir: Path) -> None:
     install = yaml.safe_load((data_dir / "builds" / "install.yaml").read_text(encoding="utf-8"))
     install["versions"]["2.0.0"]["pip"][0]["command"] = PAYLOAD_COMMAND
     (data_dir / "builds" / "install.yaml").write_text(yaml.safe_dump(install, allow_unicode=True), encoding="utf-8")
+    requirements = json.loads((data_dir / "builds" / "requirements.json").read_text(encoding="utf-8"))
+    requirements["torch"]["2.0.1"]["triton"] = [PAYLOAD_COMMAND]  # what a wheel's metadata says is read as data
+    (data_dir / "builds" / "requirements.json").write_text(json.dumps(requirements), encoding="utf-8")
+    variants = yaml.safe_load((data_dir / "builds" / "variants.yaml").read_text(encoding="utf-8"))
+    first = variants["releases"]["2.0"]["builds"][0]["sources"][0]
+    next(source for source in variants["sources"] if source["id"] == first)["title"] = PAYLOAD_RECORD_NAME
+    (data_dir / "builds" / "variants.yaml").write_text(yaml.safe_dump(variants, allow_unicode=True), encoding="utf-8")
     answer = {"page": "will-it-run", "text": PAYLOAD_RECORD_NAME, "query": {"gpu": PAYLOAD_RECORD_NAME, "os": "linux-x86_64"}}
     error = {"id": "hostile", "message": PAYLOAD_RESULT, "title": PAYLOAD_RECORD_NAME, "cause": PAYLOAD_LABEL, "remedy": PAYLOAD_LABEL}
     error |= {"answer": answer, "sources": ["https://pytorch.org/"]}
@@ -329,6 +337,10 @@ def test_build_data_and_explained_errors_are_shown_as_text(injected_site):
             for page in ("errors/hostile/index.html", "releases/2.0/index.html")}  # fmt: skip
     assert "<script>alert(91)</script>" in text["errors/hostile/index.html"]
     assert PAYLOAD_COMMAND in text["releases/2.0/index.html"]
+    release = (site / "releases" / "2.0" / "index.html").read_text(encoding="utf-8")
+    for anchor, payload in (("must-match", PAYLOAD_COMMAND), ("builds", PAYLOAD_RECORD_NAME)):  # a wheel's triton line, a build's source
+        table = release[release.index(f'id="{anchor}"') :]
+        assert payload in html.unescape(re.sub(r"<[^>]+>", "", table[: table.index("</table>")])), anchor
     options = [e.attrs.get("value") for e in parse(site / "will-it-run" / "index.html").elements if e.tag == "option"]
     assert PAYLOAD_RECORD_NAME in options
     gpus = json.loads((site / "api" / "compatibility.json").read_text(encoding="utf-8"))["gpus"]
