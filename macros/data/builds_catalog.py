@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from macros.data.remembered import Remembered, remembered_or_new
+from macros.data.remembered import Remembered, Same, remembered_or_new
 from macros.data.schema import schema_errors
 from macros.data.yamlfile import DataError, DataErrors, YamlDocument, parse_yaml, read_data_bytes
 
@@ -113,14 +113,11 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
             wheels[path.stem] = measured
     if errors:
         raise DataErrors(errors)
-    return Builds(
-        pypi=pypi["projects"],
-        read=pypi["read"],
-        wheels=wheels,
-        nvidia=nvidia,
-        install=install,
-        variants=variants,
-        requirements=requirements,
+    parts = (pypi, nvidia, install, variants, requirements, *wheels.values())  # each the same object while its bytes are
+    return remembered.get(  # so the same Builds while no file changed, and what is made from it need not be made again
+        "builds",
+        (tuple(wheels), *map(Same, parts)),
+        lambda: Builds(pypi["projects"], pypi["read"], wheels, nvidia, install, variants, requirements),
     )
 
 

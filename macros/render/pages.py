@@ -171,7 +171,8 @@ def generate_site(
     pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)
     measured = [version for version, before, found in pairs if before and found]
     api_changes = {v: (*map(len, reference.changed_in(v)), len(reference.parameter_changes(v))) for v in measured}
-    patches = {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
+    # each release's patch releases on PyPI with what must match them: made once while the data is the same
+    patches = remembered_or_new(remembered).get("patch-releases", (Same(atlas), Same(builds)), lambda: _patch_releases(atlas, builds))
     shared = _Shared(site_url, repository.rstrip("/"), reference, api_changes, patches, builds, remembered)
     english = english_edition(atlas)
     slots = HtmlSlots()
@@ -200,6 +201,20 @@ def generate_site(
         slots=slots,
         editions={e.language: e for e in (english, *translations)},
     )
+
+
+def _patch_releases(atlas: Atlas, builds: Builds | None) -> dict[str, list]:
+    """Each release's patch releases on PyPI, with their wheels, commands and what must match them."""
+    return {release.version: patch_releases(builds, release) if builds else [] for release in atlas.releases}
+
+
+def _builds_files(atlas: Atlas, shared: _Shared) -> dict[str, str]:
+    """The files about builds: what the resolver reads, and every build for tools."""
+    builds, patches, site_url = shared.builds, shared.patches, shared.site_url
+    return {
+        urls.COMPATIBILITY: compatibility_json(atlas, builds, patches, site_url=site_url),
+        urls.BUILDS: builds_json(atlas, builds, patches, site_url=site_url),
+    }
 
 
 def _tool_files(
@@ -534,8 +549,9 @@ def _edition_pages(edition: Edition, shared: _Shared, slots: HtmlSlots) -> _Edit
         **r.remembered("reference", lambda: reference_pages(shared.reference, r.render, slots), reads_atlas=False),
     }
     if shared.builds and edition.language == ENGLISH:
-        files[urls.COMPATIBILITY] = compatibility_json(atlas, shared.builds, site_url=shared.site_url)
-        files[urls.BUILDS] = builds_json(atlas, shared.builds, site_url=shared.site_url)
+        files |= remembered_or_new(shared.remembered).get(
+            "files about builds", (Same(atlas), Same(shared.builds), shared.site_url), lambda: _builds_files(atlas, shared)
+        )
     return _EditionPages(
         lifecycles=r.lifecycles,
         histories=histories,

@@ -242,7 +242,7 @@ def resolver_choices(builds: Builds) -> tuple[dict[str, str], list[str]]:
     return named, sorted(pythons, key=python_key, reverse=True)
 
 
-def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
+def compatibility_json(atlas: Atlas, builds: Builds, patches: dict[str, list[PatchRelease]], *, site_url: str) -> str:
     """The document the resolver reads (schema: data/schema/compatibility.schema.json)."""
     releases = []
     for release in atlas.newest_first:
@@ -255,7 +255,7 @@ def compatibility_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
                 **({"commands": _official_commands(p.commands)} if p.commands else {}),
                 **({"must_match": _must_match_facts(p.matching)} if p.matching and p.matching.measured else {}),
             }
-            for p in reversed(patch_releases(builds, release))
+            for p in reversed(patches[release.version])
         ]
         if not versions:
             continue
@@ -282,7 +282,7 @@ def _official_commands(commands: dict) -> dict[str, str]:
     return {f"{variant_of(row['build'])} {system}": row["command"] for row in commands.get("pip", ()) for system in row["systems"]}
 
 
-def builds_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
+def builds_json(atlas: Atlas, builds: Builds, patches: dict[str, list[PatchRelease]], *, site_url: str) -> str:
     """/api/builds.json (schema: data/schema/builds.schema.json): one record per release, build and platform, newest
     release first, each with its sources and how its GPU code is known; and per patch release on PyPI, what must
     match it."""
@@ -291,7 +291,7 @@ def builds_json(atlas: Atlas, builds: Builds, *, site_url: str) -> str:
     for release in atlas.newest_first:
         for build in release_builds(builds, release.version):
             records += [_build_record(release.version, build, platform, drivers) for platform in build.platforms]
-        for patch in reversed(patch_releases(builds, release)):
+        for patch in reversed(patches[release.version]):
             if patch.matching and patch.matching.measured:
                 companions = {project: [_match_facts(match) for match in found] for project, found in patch.matching.companions.items()}
                 matching[patch.version] = {"triton": list(patch.matching.triton), **companions}
