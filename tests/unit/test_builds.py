@@ -143,6 +143,10 @@ def test_the_real_build_data_loads(data_dir):
         ),
         (lambda d: (d / "builds" / "pypi.json").write_text("{not json"), "data/builds/pypi.json: not readable JSON"),
         (
+            lambda d: _replace(d / "builds" / "requirements.json", '"torch": ["torch (==2.13.0)"]', '"torch": "torch (==2.13.0)"', count=1),
+            "data/builds/requirements.json: torchvision.0.28.0.torch:",
+        ),
+        (
             lambda d: _replace(
                 d / "builds" / "variants.yaml", "sources: [pv-e3f009bb, pypi-1.0.0, pypi-1.0.1]", "sources: [pv-e3f009bb, pypi-1.0.9]"
             ),
@@ -172,6 +176,7 @@ def test_the_real_build_data_loads(data_dir):
         "unknown-source",
         "misnamed-wheel-file",
         "broken-json",
+        "requirement-lines-not-a-list",
         "build-cites-an-unlisted-source",
         "pypi-serves-a-build-off-its-platforms",
         "build-listed-twice",

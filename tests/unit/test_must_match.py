@@ -109,3 +109,10 @@ def test_the_companions_that_must_match_are_the_pinned_releases_then_the_newest_
     ]
     assert must_match(builds, "2.4.0").companions["torchvision"][0].version == "0.3.0"  # only an old open range accepts it
     assert not must_match(builds, "1.0.0").measured
+
+
+def test_a_hostile_requirement_line_is_kept_as_written_and_only_as_data():
+    hostile = 'torch==2.5.0; extra == "</code><script>alert(1)</script>" {{ config }}'
+    metadata = f"Name: evil\nRequires-Dist: {hostile}\nRequires-Dist: torchvision`<b>`\n\n"
+    assert requires(metadata, "torch") == [hostile]  # the line, never evaluated
+    assert requires(metadata, "torchvision") == ["torchvision`<b>`"]  # kept as written; the pages escape what they show
