@@ -69,9 +69,6 @@ class Build:
         """The GPU code it carries of one kind (`sm_`, `compute_`, `gfx`), as written."""
         return [target for target in (self.gpu or {}).get("targets", ()) if target.startswith(prefix)]
 
-    def holds_for(self, version: str) -> bool:
-        return self.patches is None or version in self.patches
-
 
 def release_builds(builds: Builds, release: str) -> list[Build]:
     """Every build of a feature release that data/builds/variants.yaml lists, in its order."""
