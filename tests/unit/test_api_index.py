@@ -41,7 +41,17 @@ SURFACES = {
     # 1.3 not measured: a gap
     "1.4": surface(
         "1.4",
-        {"pkg.kept": fn(X), "pkg.back": fn(X), "pkg.f": fn(X, Y2, raises=True), "pkg.new": fn(), "pkg.alias": fn(origin="pkg.new")},
+        {
+            "pkg.kept": fn(X),
+            "pkg.back": fn(X),
+            "pkg.f": fn(X, Y2, raises=True),
+            "pkg.new": fn(),
+            "pkg.alias": fn(origin="pkg.new"),
+            "pkg.opt.new": fn(origin="pkg.new"),  # a re-export under its own name
+            "pkg.made": fn(origin="pkg.factory.<locals>.fn"),  # made by a factory: a closure's qualname
+            "pkg.obj": fn(origin="pkg._impl.zeros"),  # a loop variable left holding pkg.zeros
+            "pkg.zeros": fn(origin="pkg._impl.zeros"),
+        },
         {"pkg": None, "pkg.opt": "ImportError"},  # its names are unknown in 1.4, not removed
     ),
 }
@@ -71,7 +81,7 @@ def test_a_function_that_only_raises_counts_as_removed():
 
 def test_parameter_added_and_default_changed():
     entry = flat_names(build_index(SURFACES, RELEASES))["pkg.f"]
-    assert entry["p"] == {"y": {"v": [1], "d": [[1, "1"], [2, "2"]]}}
+    assert entry["p"] == {"y": {"v": [1, 4], "d": [[1, "1"], [2, "2"]]}}  # it ends with its callable, a stub from 1.4
     assert "p" not in flat_names(build_index(SURFACES, RELEASES))["pkg.kept"]  # no history: not listed
 
 
@@ -80,12 +90,22 @@ def test_kinds_aliases_modules_and_measured_releases():
     names = flat_names(index)
     assert index["kinds"][names["pkg.C"]["k"]] == "constant:int"
     assert index["kinds"][names["pkg.kept"]["k"]] == "function"
-    assert names["pkg.alias"]["a"] == "pkg.new"
+    assert names["pkg.opt.new"]["a"] == "pkg.new"
+    assert "a" not in names["pkg.alias"]  # a function's qualname under another name is the code that made it, not it
+    assert "a" not in names["pkg.made"]
+    assert "a" not in names["pkg.zeros"] and "a" not in names["pkg.obj"]  # not a loop variable holding the same object
     assert "a" not in names["pkg.new"]
     assert names["pkg.opt"]["e"] == [[4, "ImportError"]]
     assert index["measured"][3] is None
     assert index["measured"][4] == {"torch": "1.4.0", "python": "3.11.7"}
     assert index["names"]["pkg"]["kept"] == names["pkg.kept"]  # grouped by parent path
+
+
+def test_no_parameter_outlives_its_callable():
+    surfaces = {v: surface(v, {"pkg.g": fn(X, Y1)} if v in ("1.1", "1.2") else {"pkg.g": fn(X)} if v == "1.0" else {}) for v in RELEASES}
+    entry = flat_names(build_index(surfaces, RELEASES))["pkg.g"]
+    assert entry["v"] == [0, 3]
+    assert entry["p"] == {"y": {"v": [1, 3]}}  # added in 1.1, gone with pkg.g in 1.3; x has no history of its own
 
 
 def test_index_bytes_are_reproducible():

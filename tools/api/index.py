@@ -19,8 +19,9 @@ counts as removed; `x` holds the intervals in which it was such a stub. `k`: its
 definition where that is public, else the shortest public path to it (torch.nn.parameter.Tensor -> torch.Tensor).
 `e`: releases in which a module failed to import, with the error's type. `p`: only the parameters of a callable that
 have a history: `v` the intervals of the parameter where it was not there from the callable's first release with a
-known signature to the last, `d` its default at the first release it had one and at each release it changed (a
-stub's `...` is no value and changes nothing). A release that was not measured, a module that failed to import and
+known signature to the last (a parameter never outlives its callable: its intervals end where the callable's do),
+`d` its default at the first release it had one and at each release it changed (a stub's `...` is no value and
+changes nothing). A release that was not measured, a module that failed to import and
 a callable whose parameters could not be read are gaps: the state before the gap carries through them.
 """
 
@@ -88,8 +89,10 @@ def records_of(surface: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return records
 
 
-def parameter_history(signatures: list[list[list] | None], first: int) -> dict[str, dict[str, list]]:
-    """The parameters that have a history, from a callable's parameter lists per release (None where unknown)."""
+def parameter_history(signatures: list[list[list] | None], first: int, alive: list[bool]) -> dict[str, dict[str, list]]:
+    """The parameters that have a history, from a callable's parameter lists per release (None where unknown); `alive`
+    says where the callable itself is there, which bounds every parameter."""
+    own_spans = intervals([there and number >= first for number, there in enumerate(alive)])
     names: list[str] = []
     for parameters in signatures:
         for name, _kind, _default in parameters or ():
@@ -106,10 +109,10 @@ def parameter_history(signatures: list[list[list] | None], first: int) -> dict[s
             present.append(found is not None)
             if found is not None and found[2] is not None and found[2] != UNKNOWN_DEFAULT:
                 defaults.append((len(present) - 1, found[2]))
-        flags = [state is True for state in carried([ABSENT if s is False else s for s in present])]
+        flags = [state is True and there for state, there in zip(carried([ABSENT if s is False else s for s in present]), alive)]
         entry: dict[str, list] = {}
         spans = intervals(flags)
-        if spans != [first]:
+        if spans != own_spans:
             entry["v"] = spans
         changes = [
             [number, value] for position, (number, value) in enumerate(defaults) if position == 0 or defaults[position - 1][1] != value
@@ -121,15 +124,37 @@ def parameter_history(signatures: list[list[list] | None], first: int) -> dict[s
     return history
 
 
+def leaf(path: str) -> str:
+    """The last component of a dotted path."""
+    return path.rpartition(".")[2]
+
+
+def real_home(name: str, origin: str, kind: str) -> bool:
+    """Whether `origin` (`__module__` + `__qualname__`) names the object itself rather than the code that made it: never
+    for a closure (`<locals>`); for a function, only under its own name, since a function made by a factory or wrapped by
+    a decorator carries the qualname of the factory's or the decorator's function (torch.unique: boolean_dispatch's
+    `fn`; 37 names wrapped by torch.fx's `compatibility`). A class keeps a home under another name (Map = MapIterDataPipe)."""
+    if "<locals>" in origin:
+        return False
+    return kind in ("class", "module") or leaf(origin) == leaf(name)
+
+
 def aliases(origins: dict[str, str], public: dict[str, Any]) -> dict[str, str]:
     """Name -> the public name of the same object, for re-exports and aliases: its origin where that is a public name,
-    else (an object defined in a private module, torch._tensor.Tensor) the shortest public path that shares its origin."""
+    else (an object defined in a private module, torch._tensor.Tensor) the shortest public path that shares its origin,
+    one under the origin's own name first (torch.zeros_like, not a loop variable torch.obj left holding the same object).
+    Origins that are not the object's real home are left out."""
+    trusted = {name: origin for name, origin in origins.items() if real_home(name, origin, public[name]["k"])}
     sharing: dict[str, list[str]] = {}
-    for name, origin in origins.items():
+    for name, origin in trusted.items():
         sharing.setdefault(origin, []).append(name)
     found = {}
-    for name, origin in origins.items():
-        target = origin if origin in public else min(sharing[origin], key=lambda path: (path.count("."), path))
+    for name, origin in trusted.items():
+        target = (
+            origin
+            if origin in public
+            else min(sharing[origin], key=lambda path: (leaf(path) != leaf(origin), path.count("."), path))
+        )
         if target != name:
             found[name] = target
     return found
@@ -168,7 +193,7 @@ def build_index(surfaces: dict[str, dict[str, Any]], releases: list[str]) -> dic
             entry["e"] = errors
         known = [number for number, parameters in enumerate(signatures) if parameters is not None]
         if known:
-            history = parameter_history(signatures, known[0])
+            history = parameter_history(signatures, known[0], [state == PRESENT for state in states])
             if history:
                 entry["p"] = history
         entries[name] = entry
