@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tools.api import worker
 from tools.api.extract import measure
 from tools.api.worker import docstring_parameters
 from tools.release_env import PYENV_ROOT, interpreter
@@ -294,3 +295,25 @@ def test_docstring_signatures_under_the_public_name():
     ]
     assert docstring_parameters(FftLike(), "fft") == [expected]
     assert docstring_parameters(FftLike(), "ifft") == []
+
+
+def test_a_class_under_generics_new_is_read_from_its_init(monkeypatch):
+    """Up to Python 3.8, typing.Generic has a `__new__(cls, *args, **kwds)` that inspect.signature reports for every
+    generic class (DataLoader in 1.5-1.10); the class's own `__init__` says what it takes."""
+
+    def generic_new(cls, *args, **kwds):
+        return object.__new__(cls)
+
+    monkeypatch.setattr(worker, "GENERIC_NEW", generic_new)
+
+    class Loader:
+        __new__ = generic_new
+
+        def __init__(self, dataset, batch_size=1, *, pin_memory_device=""):
+            pass
+
+    assert worker.signature_parameters(Loader, False) == [
+        ["dataset", "positional_or_keyword", None],
+        ["batch_size", "positional_or_keyword", "1"],
+        ["pin_memory_device", "keyword_only", "''"],
+    ]

@@ -44,9 +44,10 @@ import re
 import sys
 import textwrap
 import traceback
+import typing
 import warnings
 
-TOOL_VERSION = "6"  # raised whenever what the worker records changes
+TOOL_VERSION = "7"  # raised whenever what the worker records changes
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 MODULE_FILE = re.compile(r"<module '([^']*)'[^>]*>")  # "<module 'os' from '/path/os.py'>", "<module 'os' (frozen)>"
 DEFAULT_LIMIT = 160
@@ -57,6 +58,7 @@ BINARY = {"Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Po
 SHORT_CODE = 160  # bytes of bytecode: room for `return f(a, b)` with 3.11's inline caches
 ABSTRACT = ("NotImplementedError", "NotImplemented", None)  # None: a bare `raise`
 DESCRIPTORS = ("property", "staticmethod", "classmethod", "getset_descriptor", "member_descriptor", "method_descriptor")
+GENERIC_NEW = typing.Generic.__new__  # up to Python 3.8 its own `__new__(cls, *args, **kwds)`; object's from 3.9
 FALLBACK_STUBS = ("_C._VariableFunctions", "_C._nn", "_C", "")  # where a package's C builtins are declared
 
 
@@ -253,7 +255,11 @@ def collect_defs(body: list[ast.AST], module: str, prefix: str, in_class: bool, 
 
 
 def signature_parameters(value: object, drop_first: bool) -> list[list] | None:
-    """The parameters inspect.signature gives, or None where it cannot tell."""
+    """The parameters inspect.signature gives, or None where it cannot tell. For a class that inherits typing.Generic's
+    own `__new__` (Python 3.8 and older), inspect.signature reports that `(*args, **kwds)`, which says nothing of what
+    the class takes (DataLoader's batch_size), so its `__init__` is read instead, without `self`."""
+    if inspect.isclass(value) and GENERIC_NEW is not object.__new__ and attribute(value, "__new__") is GENERIC_NEW:
+        value, drop_first = attribute(value, "__init__"), True
     try:
         signature = inspect.signature(value)
     except Exception:
