@@ -6,8 +6,11 @@ VENV := .venv
 PYTHON := $(VENV)/bin/python
 SITE_PREFIX := pytorch-release-atlas
 export NO_MKDOCS_2_WARNING := 1
+# make api-static's loop, one process per release (the releases to read come from --list; a failure sets status)
+API_STATIC = releases=$$($(PYTHON) -m tools.api.static --list $(if $(AGAIN),--again) $(RELEASES)) || status=2; \
+	for release in $$releases; do $(PYTHON) -m tools.api.static $(if $(AGAIN),--again) $$release || status=1; done
 
-.PHONY: serve build check test lint published examples api api-index builds pypi must-match wheels install-commands new-release bench lighthouse browser requirements clean help
+.PHONY: serve build check test lint published examples api api-index api-static builds pypi must-match wheels install-commands new-release bench lighthouse browser requirements clean help
 
 serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/pytorch-release-atlas/; a save renders again only the pages whose source changed (macros/plugin/preview.py); for less, RELEASES="2.5 2.6", EDITION=en, API=no
 	ATLAS_RELEASES="$(RELEASES)" ATLAS_EDITION="$(EDITION)" ATLAS_API="$(API)" $(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
@@ -34,8 +37,13 @@ published: $(VENV)/.installed  ## Record every URL the site now publishes in dat
 examples: $(VENV)/.installed  ## Run every code block on the torch release it documents (downloads GBs; RELEASES="1.7 2.5" for some, AGAIN=1 to rerun current results, KEEP=1 to reuse environments); writes data/examples/
 	$(PYTHON) -m tools.examples.run $(if $(AGAIN),--again) $(if $(KEEP),--keep) $(RELEASES)
 
-api: $(VENV)/.installed  ## Measure the public API of each torch release in a virtualenv of its own (downloads GBs; RELEASES="2.13" for some, AGAIN=1 to measure again); writes data/api/surfaces/, then the index
-	$(PYTHON) -m tools.api.extract $(if $(AGAIN),--again) $(RELEASES); status=$$?; $(PYTHON) -m tools.api.index && exit $$status
+api: $(VENV)/.installed  ## Measure the public API of each torch release in a virtualenv of its own (downloads GBs; RELEASES="2.13" for some, AGAIN=1 to measure again); writes data/api/surfaces/, reads the same wheels' static facts (make api-static), then the index
+	$(PYTHON) -m tools.api.extract $(if $(AGAIN),--again) $(RELEASES); status=$$?; \
+	$(API_STATIC); \
+	$(PYTHON) -m tools.api.index && exit $$status
+
+api-static: $(VENV)/.installed  ## Read from each release's Linux wheel on PyPI, by byte range, the names its stubs declare for torch and the signatures of its argument parsers, one process per release (~4-12 MB each; RELEASES="1.5" for some, AGAIN=1 to read again); writes data/api/static/
+	@status=0; $(API_STATIC); exit $$status
 
 api-index: $(VENV)/.installed  ## Fold the stored API surfaces into one index of intervals, data/api/index.json
 	$(PYTHON) -m tools.api.index
@@ -58,7 +66,8 @@ install-commands: $(VENV)/.installed  ## Write data/builds/install.yaml from the
 new-release: $(VENV)/.installed  ## Draft data/releases/X.Y.yaml for the release VERSION=X.Y on PyPI: reads PyPI again, measures its API and Linux wheel, then writes what a machine can read and marks the rest TODO(new-release), which the build refuses
 	@test -n "$(VERSION)" || { echo "usage: make new-release VERSION=2.16"; exit 2; }
 	$(PYTHON) -m tools.builds.pypi
-	$(PYTHON) -m tools.api.extract $(VERSION); status=$$?; $(PYTHON) -m tools.api.index && test $$status = 0
+	$(PYTHON) -m tools.api.extract $(VERSION); status=$$?; $(PYTHON) -m tools.api.static $(VERSION) || status=1; \
+	$(PYTHON) -m tools.api.index && test $$status = 0
 	$(PYTHON) -m tools.builds.wheels $(VERSION)
 	$(PYTHON) -m tools.releaseday.draft $(VERSION)
 

@@ -130,3 +130,51 @@ def test_surface_file_is_deterministic_and_kept_when_only_the_date_changes(tmp_p
     changed = {**redated, "names": {**document["names"], "pkg.extra": fn()}}
     assert store(changed, path)
     assert read_surface(path)["provenance"]["date"] == "2027-05-05"
+
+
+def builtin(*params: list, origin: str | None = None) -> dict:
+    """A C builtin's record, its parameters from a stub."""
+    record = {"kind": "builtin", "params": [list(p) for p in params], "sig": "stub"}
+    if origin:
+        record["origin"] = origin
+    return record
+
+
+SELF, INPUT = ("self", "positional_or_keyword", None), ("input", "positional_or_keyword", None)
+
+
+def test_a_private_name_of_torch_is_there_wherever_the_stubs_declare_it():
+    """Surfaces record `torch._f` only while torch.__all__ lists it; the stubs say where it is defined."""
+    surfaces = {v: surface(v, {"torch._f": builtin(INPUT)} if v in ("1.0", "1.1") else {}, {"torch": None}) for v in RELEASES}
+    statics = {v: {"declared": {"torch": ["_f", "__and__", "g"]}, "parser": {}} for v in ("1.1", "1.2", "1.3")}
+    statics["1.0"] = {"declared": {"torch": []}, "parser": {}}
+    entry = flat_names(build_index(surfaces, RELEASES, statics))["torch._f"]
+    assert entry["v"] == [0, 4]  # declared through 1.3, in no stub of 1.4 and in no surface: gone
+    assert "torch.g" not in flat_names(build_index(surfaces, RELEASES, statics))  # only names a surface once recorded
+
+
+def test_builtin_parameters_follow_the_argument_parser():
+    surfaces = {
+        v: surface(
+            v,
+            {
+                "torch.relu_": builtin(SELF if v in ("1.1", "1.2") else INPUT),
+                "torch.cos_": builtin(SELF if v in ("1.1", "1.2") else INPUT),
+                "torch.rfft": builtin(INPUT, ("signal_ndim", "positional_or_keyword", None), origin="torch._C._fft.fft_rfft")
+                if v == "1.2"
+                else builtin(INPUT, ("n", "positional_or_keyword", "None"), origin="torch._C._fft.fft_rfft"),
+            },
+            {"torch": None},
+        )
+        for v in RELEASES
+    }
+    parser = {
+        "relu_": [[["input", False, None]]],
+        "acos_": [[["input", False, None]]],  # cos_'s string is the tail of acos_'s
+        "fft_rfft": [[["input", False, None], ["n", False, "None"]]],
+    }
+    statics = {v: {"declared": {"torch": []}, "parser": parser} for v in RELEASES}
+    names = flat_names(build_index(surfaces, RELEASES, statics))
+    assert "p" not in names["torch.relu_"] and "p" not in names["torch.cos_"]  # `input` all along, as callers saw it
+    assert "p" not in names["torch.rfft"]  # 1.2's stub described another function: the parser's parameters stand
+    assert flat_names(build_index(surfaces, RELEASES))["torch.relu_"]["p"] == {"self": {"v": [1, 3]}, "input": {"v": [0, 1, 3]}}

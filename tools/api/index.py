@@ -14,7 +14,9 @@ Names are grouped by the path they live in (its parent module or class), each un
 
 `v`: the releases a name exists in, as intervals: [since, removed, since again, removed again, ...]; an odd length
 means it is still there in the last release. A name whose body only raises (a removed API kept as a stub that errors)
-counts as removed; `x` holds the intervals in which it was such a stub. `k`: its kind in the last release that had it;
+counts as removed; `x` holds the intervals in which it was such a stub. `w`: for a callable that ever took any keyword
+argument (a `**kwargs` parameter), the intervals in which it did, so that a keyword it accepted that way is not
+mistaken for one it lacked. `k`: its kind in the last release that had it;
 `a`: for a re-export or an alias, the public name of the same object (by `__module__` + `__qualname__`): its
 definition where that is public, else the shortest public path to it (torch.nn.parameter.Tensor -> torch.Tensor).
 `e`: releases in which a module failed to import, with the error's type. `p`: only the parameters of a callable that
@@ -23,6 +25,14 @@ known signature to the last (a parameter never outlives its callable: its interv
 `d` its default at the first release it had one and at each release it changed (a stub's `...` is no value and
 changes nothing). A release that was not measured, a module that failed to import and
 a callable whose parameters could not be read are gaps: the state before the gap carries through them.
+
+What the wheels state statically (data/api/static/<version>.json.gz, `make api-static`) corrects two things an import
+cannot see. A private name of `torch` (`torch._foreach_floor`) that a surface once recorded exists in every release
+whose stubs declare it for `torch`, whether or not `torch.__all__` lists it there (the surfaces record such a name only
+while it is listed). And a C builtin's parameters are checked against the argument parser compiled into the release,
+which is what callers meet: where the stubs name the first parameter `self` and the parser says `input`, it is
+`input`; where the stubs share no other parameter with the parser's signatures of that name, they describe another
+function (torch.fft.rfft in 1.7 carried the old torch.rfft's) and the parser's parameters are taken.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.api.extract import PROJECT_DIR, SURFACES_DIR, read_surface, release_versions, surface_path
+from tools.api.static import STATIC_DIR, static_path
 
 INDEX_PATH = PROJECT_DIR / "data" / "api" / "index.json"
 FORMAT = 1
@@ -109,7 +120,9 @@ def parameter_history(signatures: list[list[list] | None], first: int, alive: li
             present.append(found is not None)
             if found is not None and found[2] is not None and found[2] != UNKNOWN_DEFAULT:
                 defaults.append((len(present) - 1, found[2]))
-        flags = [state is True and there for state, there in zip(carried([ABSENT if s is False else s for s in present]), alive)]
+        flags = [
+            state is True and there for state, there in zip(carried([ABSENT if s is False else s for s in present]), alive, strict=True)
+        ]
         entry: dict[str, list] = {}
         spans = intervals(flags)
         if spans != own_spans:
@@ -150,19 +163,82 @@ def aliases(origins: dict[str, str], public: dict[str, Any]) -> dict[str, str]:
         sharing.setdefault(origin, []).append(name)
     found = {}
     for name, origin in trusted.items():
-        target = (
-            origin
-            if origin in public
-            else min(sharing[origin], key=lambda path: (leaf(path) != leaf(origin), path.count("."), path))
-        )
+        target = origin if origin in public else min(sharing[origin], key=lambda path: (leaf(path) != leaf(origin), path.count("."), path))
         if target != name:
             found[name] = target
     return found
 
 
-def build_index(surfaces: dict[str, dict[str, Any]], releases: list[str]) -> dict[str, Any]:
-    """The index of every name over `releases`, from the surfaces measured so far (version -> surface)."""
-    per_release = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
+def declared_private(static: dict[str, Any] | None) -> set[str]:
+    """The private names (one leading underscore) a release's stubs declare for `torch`, as full paths."""
+    names = (static or {}).get("declared", {}).get("torch", [])
+    return {f"torch.{name}" for name in names if name.startswith("_") and not name.startswith("__")}
+
+
+def tail_merged(parser: dict[str, list], key: str) -> list[list]:
+    """The overloads whose string may also be `key`'s: a compiler stores a string that ends another only once, so
+    `cos_(Tensor input)` is read as the tail of `acos_(Tensor input)`. Only a name whose overloads all agree on
+    whether they take `input` can tell it."""
+    hosts = [parser[name] for name in parser if name.endswith(key) and name != key]
+    return [overloads[0] for overloads in hosts if overloads and len({_takes_input(o) for o in overloads}) == 1]
+
+
+def _takes_input(overload: list[list]) -> bool:
+    """Whether a parser signature names a parameter `input` (a torch function's tensor; a method's is implicit)."""
+    return any(parameter[0] == "input" for parameter in overload)
+
+
+def parser_checked(record: dict[str, Any], name: str, parser: dict[str, list]) -> list[list] | None:
+    """A C builtin's parameters (from its stub or docstring) checked against the release's argument parser: None
+    where they stand, else the corrected list (see the module's docstring)."""
+    if record.get("kind") != "builtin" or record.get("sig") not in ("stub", "docstring") or not record.get("params"):
+        return None
+    key = (record.get("origin") or name).rpartition(".")[2]
+    overloads = [o for o in parser.get(key, []) if o and _takes_input(o)]
+    params = record["params"]
+    renamed = any(p[0] == "self" for p in params) and not any(p[0] == "input" for p in params)
+    if renamed and any(_takes_input(o) for o in overloads or tail_merged(parser, key)):
+        return [["input", *p[1:]] if p[0] == "self" else p for p in params]
+    if not overloads:
+        return None
+    theirs: dict[str, list] = {}
+    for overload in overloads:
+        for parameter, keyword_only, default in overload:
+            theirs.setdefault(parameter, [parameter, "keyword_only" if keyword_only else "positional_or_keyword", default])
+    ours = {p[0] for p in params} - {"input", "self"}
+    if ours and not ours & set(theirs):
+        return list(theirs.values())
+    return None
+
+
+def with_static_facts(records: dict[str, dict[str, Any]], static: dict[str, Any] | None, known: set[str]) -> dict[str, dict[str, Any]]:
+    """One release's records with what its wheel states statically: the private names of `torch` it declares that a
+    surface of some release recorded (`known`), and builtins' parameters checked against its argument parser."""
+    if not static:
+        return records
+    records = dict(records)
+    for name in sorted(declared_private(static) & known - records.keys()):
+        records[name] = {"kind": "builtin", "sig": "none", "declared": True}
+    parser = static.get("parser", {})
+    for name, record in records.items():
+        checked = parser_checked(record, name, parser)
+        if checked is not None:
+            records[name] = {**record, "params": checked, "sig": "parser"}
+    return records
+
+
+def build_index(
+    surfaces: dict[str, dict[str, Any]], releases: list[str], statics: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The index of every name over `releases`, from the surfaces measured so far (version -> surface) and what the
+    wheels state statically (version -> static reading)."""
+    statics = statics or {}
+    measured = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
+    known = {name for records in measured if records for name in records}
+    per_release = [
+        with_static_facts(records, statics.get(version), known) if records is not None else None
+        for version, records in zip(releases, measured, strict=True)
+    ]
     failed = [failed_modules(surfaces[version]) if version in surfaces else set() for version in releases]
     every_name = sorted({name for records in per_release if records for name in records})
     kinds: set[str] = set()
@@ -178,10 +254,11 @@ def build_index(surfaces: dict[str, dict[str, Any]], releases: list[str]) -> dic
                 signatures.append(None)
                 continue
             states.append(RAISES if record.get("raises") else PRESENT)
-            latest = record
+            if not record.get("declared"):
+                latest = record
             if record.get("error") and record["kind"] == "module":
                 errors.append([number, record["error"]])
-            signatures.append(record.get("params") if record.get("sig") in ("signature", "stub", "docstring") else None)
+            signatures.append(record.get("params") if record.get("sig") in ("signature", "stub", "docstring", "parser") else None)
         states = carried(states)
         entry: dict[str, Any] = {"k": kind_label(latest), "v": intervals([state == PRESENT for state in states])}
         kinds.add(entry["k"])
@@ -192,6 +269,9 @@ def build_index(surfaces: dict[str, dict[str, Any]], releases: list[str]) -> dic
         if errors:
             entry["e"] = errors
         known = [number for number, parameters in enumerate(signatures) if parameters is not None]
+        any_keyword = [UNKNOWN if params is None else any(kind == "var_keyword" for _, kind, _ in params) for params in signatures]
+        if True in any_keyword:
+            entry["w"] = intervals([flag is True and state == PRESENT for flag, state in zip(carried(any_keyword), states, strict=True)])
         if known:
             history = parameter_history(signatures, known[0], [state == PRESENT for state in states])
             if history:
@@ -228,13 +308,18 @@ def load_surfaces(surfaces_dir: Path, releases: list[str]) -> dict[str, dict[str
     return {v: read_surface(surface_path(v, surfaces_dir)) for v in releases if surface_path(v, surfaces_dir).exists()}
 
 
+def load_statics(static_dir: Path, releases: list[str]) -> dict[str, dict[str, Any]]:
+    """Every stored static reading of the given releases."""
+    return {v: read_surface(static_path(v, static_dir)) for v in releases if static_path(v, static_dir).exists()}
+
+
 def main(argv: list[str]) -> int:
     """Write data/api/index.json from every stored surface and report its size."""
     releases = release_versions()
     surfaces = load_surfaces(SURFACES_DIR, releases)
     if not surfaces:
         raise SystemExit(f"no surface in {SURFACES_DIR.relative_to(PROJECT_DIR)}: run `make api` first")
-    index = build_index(surfaces, releases)
+    index = build_index(surfaces, releases, load_statics(STATIC_DIR, releases))
     data = encode_index(index)
     INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
     if not INDEX_PATH.exists() or INDEX_PATH.read_bytes() != data:

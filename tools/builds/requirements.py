@@ -2,91 +2,36 @@
 match torch (torchvision, torchaudio, torchcodec, xformers, torchao) requires of torch, as their wheels declare it.
 
 The `Requires-Dist` lines are read from each wheel's `*.dist-info/METADATA` without downloading the wheel: HTTP range
-requests fetch the zip's central directory and then the one member. Lines are kept exactly as written and never
-evaluated here. Writes data/builds/requirements.json, one release per line.
+requests fetch the zip's central directory and then the one member (tools/wheelzip.py). Lines are kept exactly as
+written and never evaluated here. Writes data/builds/requirements.json, one release per line.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import struct
 import sys
 import urllib.parse
-import urllib.request
-import zlib
 from datetime import UTC, datetime
 
 from tools.builds.pypi import LISTING_URL, PROJECT_DIR, RELEASE, WHEEL, fetch_listing
 from tools.builds.wheels import linux_wheel
+from tools.wheelzip import RemoteZip, ZipError
 
 REQUIREMENTS_FILE = PROJECT_DIR / "data" / "builds" / "requirements.json"
 COMPANIONS = ("torchvision", "torchaudio", "torchcodec", "xformers", "torchao")
 COMPANION_RELEASE = re.compile(r"^\d+(\.\d+)+(\.post\d+)?$")  # final releases, post releases included (xformers pins with them)
-TAIL = 1 << 16  # the end of a zip, where its central directory usually starts
+MAX_METADATA = 1 << 24  # 16 MiB: a METADATA file is a few KB, its long description included
 METADATA = re.compile(r"^[^/]+\.dist-info/METADATA$")
-
-
-def _get(url: str, byte_range: str) -> tuple[bytes, int]:
-    """The bytes of `url` in `byte_range` ("-65536", "100-199") and the file's whole size."""
-    request = urllib.request.Request(url, headers={"Range": f"bytes={byte_range}"})
-    with urllib.request.urlopen(request, timeout=120) as response:
-        if response.status != 206:
-            raise OSError(f"{url}: the server ignored the byte range (HTTP {response.status})")
-        total = int(response.headers["Content-Range"].rpartition("/")[2])
-        return response.read(), total
 
 
 def wheel_metadata(url: str) -> str:
     """The METADATA text of the wheel at `url`, read with byte ranges (zip64 archives included)."""
-    tail, total = _get(url, f"-{TAIL}")
-    start = total - len(tail)
-    end = tail.rfind(b"PK\x05\x06")
-    if end < 0:
-        raise OSError(f"{url}: no zip directory in the last {TAIL} bytes")
-    size, offset = struct.unpack_from("<II", tail, end + 12)
-    if offset == 0xFFFFFFFF:  # zip64: the directory's place is in the zip64 end record
-        locator = tail.rfind(b"PK\x06\x07", 0, end)
-        record = struct.unpack_from("<Q", tail, locator + 8)[0] - start
-        size, offset = struct.unpack_from("<QQ", tail, record + 40)
-    directory = tail[offset - start : offset - start + size] if offset >= start else _get(url, f"{offset}-{offset + size - 1}")[0]
-    position = 0
-    while directory[position : position + 4] == b"PK\x01\x02":
-        method, packed, unpacked = struct.unpack_from("<HxxxxxxxxII", directory, position + 10)
-        name_length, extra_length, comment_length = struct.unpack_from("<HHH", directory, position + 28)
-        local = struct.unpack_from("<I", directory, position + 42)[0]
-        name = directory[position + 46 : position + 46 + name_length].decode("utf-8", "replace")
-        if METADATA.match(name):
-            extra = directory[position + 46 + name_length : position + 46 + name_length + extra_length]
-            packed, unpacked, local = _zip64_sizes(extra, packed, unpacked, local)
-            member = _get(url, f"{local}-{min(total - 1, local + 30 + name_length + 1024 + packed)}")[0]
-            skip = 30 + sum(struct.unpack_from("<HH", member, 26))
-            data = member[skip : skip + packed]
-            text = zlib.decompressobj(-15).decompress(data) if method == 8 else data
-            if len(text) != unpacked:
-                raise OSError(f"{url}: {name} is {len(text)} bytes, its directory says {unpacked}")
-            return text.decode("utf-8", "replace")
-        position += 46 + name_length + extra_length + comment_length
-    raise OSError(f"{url}: no *.dist-info/METADATA")
-
-
-def _zip64_sizes(extra: bytes, packed: int, unpacked: int, local: int) -> tuple[int, int, int]:
-    """A member's sizes and offset, from its zip64 extra field where the 32-bit fields are full."""
-    position = 0
-    while position + 4 <= len(extra):
-        kind, length = struct.unpack_from("<HH", extra, position)
-        if kind == 1:
-            values, index = extra[position + 4 : position + 4 + length], 0
-            found = []
-            for value in (unpacked, packed, local):
-                if value == 0xFFFFFFFF:
-                    found.append(struct.unpack_from("<Q", values, index)[0])
-                    index += 8
-                else:
-                    found.append(value)
-            return found[1], found[0], found[2]
-        position += 4 + length
-    return packed, unpacked, local
+    wheel = RemoteZip(url)
+    name = next((name for name in wheel.members if METADATA.match(name)), None)
+    if name is None:
+        raise ZipError(f"{url}: no *.dist-info/METADATA")
+    return wheel.read(name, max_size=MAX_METADATA).decode("utf-8", "replace")
 
 
 def requires(metadata: str, name: str) -> list[str]:
