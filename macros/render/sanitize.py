@@ -25,7 +25,7 @@ ALLOWED_ATTRIBUTES = {
     "button": {"type"},
     "details": {"open"},
     "form": {"method"},
-    "input": {"type", "name", "autocomplete", "spellcheck", "placeholder", "list", "inputmode"},
+    "input": {"type", "name", "autocomplete", "spellcheck", "placeholder", "list", "inputmode", "accept"},
     "label": {"for"},
     "option": {"value", "selected"},
     "output": {"name"},

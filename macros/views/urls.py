@@ -17,6 +17,7 @@ ABOUT = "about.md"
 CONTRIBUTING = "contributing.md"
 REFERENCE_INDEX = "reference/index.md"
 REFERENCE_MODULES = "reference/modules.md"
+REFERENCE_NEEDS = "reference/needs.md"  # which torch a piece of code needs: the checker
 WILL_IT_RUN = "will-it-run.md"
 ERRORS_INDEX = "errors/index.md"
 HAND_WRITTEN = (HOME, ABOUT, CONTRIBUTING)
@@ -34,6 +35,7 @@ COMPATIBILITY = "api/compatibility.json"
 COMPATIBILITY_SCHEMA = "api/compatibility.schema.json"
 BUILDS = "api/builds.json"
 BUILDS_SCHEMA = "api/builds.schema.json"
+TORCH_NEEDS_SCRIPT = "torch_needs.py"  # the checker for the command line, kept as docs/torch_needs.py
 WORDS_SCRIPT = "assets/words.js"  # in a translated edition's folder: the interface text of the scripts in its language
 THEME_ICON = "assets/images/favicon.png"  # Material's default icon, which every theme page links
 # What MkDocs and the theme write at the top of the site, beside the pages and files the data generates.

@@ -67,7 +67,8 @@ def test_no_serious_axe_violation_on_any_page(new_visit, scheme):
 
 
 @pytest.mark.parametrize(
-    "path", ["releases/1.10/", f"releases/{ATLAS.releases[-1].version}/", "matrix/?sort=latest", "will-it-run/", "platforms/"]
+    "path",
+    ["releases/1.10/", f"releases/{ATLAS.releases[-1].version}/", "matrix/?sort=latest", "will-it-run/", "platforms/", "reference/needs/"],
 )
 def test_no_serious_axe_violation_on_a_phone(new_visit, path):
     """On a 375 px screen tables scroll inside their boxes, which a keyboard must reach, and grids sort with buttons."""
@@ -139,7 +140,9 @@ FIELD_EDGES = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", ["", "matrix/", "upgrade/", "releases/2.14/", "will-it-run/", "reference/", "zh/matrix/"])
+@pytest.mark.parametrize(
+    "path", ["", "matrix/", "upgrade/", "releases/2.14/", "will-it-run/", "reference/", "reference/needs/", "zh/matrix/"]
+)
 def test_every_form_field_shows_its_edge(visit, path):
     """A text box or a menu is told from the page by a border a reader can see: 3:1 against the page at least."""
     visit.open(path)
