@@ -10,7 +10,7 @@ export NO_MKDOCS_2_WARNING := 1
 API_STATIC = releases=$$($(PYTHON) -m tools.api.static --list $(if $(AGAIN),--again) $(RELEASES)) || status=2; \
 	for release in $$releases; do $(PYTHON) -m tools.api.static $(if $(AGAIN),--again) $$release || status=1; done
 
-.PHONY: serve build check test lint published examples api api-index api-static builds pypi must-match wheels install-commands new-release bench lighthouse browser requirements clean help
+.PHONY: serve build check test lint published examples api api-cpu api-index api-static builds pypi must-match wheels install-commands new-release bench lighthouse browser requirements clean help
 
 serve: $(VENV)/.installed  ## Set up and preview the site on http://127.0.0.1:8000/pytorch-release-atlas/; a save renders again only the pages whose source changed (macros/plugin/preview.py); for less, RELEASES="2.5 2.6", EDITION=en, API=no
 	ATLAS_RELEASES="$(RELEASES)" ATLAS_EDITION="$(EDITION)" ATLAS_API="$(API)" $(PYTHON) -m mkdocs serve --dirty --dev-addr 127.0.0.1:8000
@@ -44,6 +44,10 @@ api: $(VENV)/.installed  ## Measure the public API of each torch release in a vi
 
 api-static: $(VENV)/.installed  ## Read from each release's Linux wheel on PyPI, by byte range, the names its stubs declare for torch and the signatures of its argument parsers, one process per release (~4-12 MB each; RELEASES="1.5" for some, AGAIN=1 to read again); writes data/api/static/
 	@status=0; $(API_STATIC); exit $$status
+
+api-cpu: $(VENV)/.installed  ## Measure the CPU-only build of one release from its wheel, to tell the names only PyPI's CUDA build has: VERSION=X.Y WHEEL=path-or-URL (download.pytorch.org/whl/cpu/...); writes data/api/surfaces/X.Y+cpu.json.gz, then the index
+	@test -n "$(VERSION)" -a -n "$(WHEEL)" || { echo "usage: make api-cpu VERSION=2.13 WHEEL=torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"; exit 2; }
+	$(PYTHON) -m tools.api.extract --cpu "$(WHEEL)" $(VERSION) && $(PYTHON) -m tools.api.index
 
 api-index: $(VENV)/.installed  ## Fold the stored API surfaces into one index of intervals, data/api/index.json
 	$(PYTHON) -m tools.api.index

@@ -54,10 +54,11 @@ class ReleaseEnvironment:
     `pypi_only` installs the wheel PyPI itself serves, whatever the machine's pip configuration adds (a local folder of
     other builds, such as a CPU-only wheel, would otherwise be taken first)."""
 
-    def __init__(self, version: str, *, keep_pip_cache: bool = False, pypi_only: bool = False) -> None:
+    def __init__(self, version: str, *, keep_pip_cache: bool = False, pypi_only: bool = False, torch: str | None = None) -> None:
         self.version = version
         self.keep_pip_cache = keep_pip_cache
         self.pypi_only = pypi_only
+        self.torch_wanted = torch or f"torch=={version}.0"  # or another build of it: a wheel's path or URL
         self.folder = Path(tempfile.mkdtemp(prefix=f"atlas-torch-{version}-"))
         self.python = self.folder / "bin" / "python"
 
@@ -75,7 +76,7 @@ class ReleaseEnvironment:
     def _install(self) -> None:
         """Create the virtualenv and install the release's X.Y.0 wheel into it."""
         self.create()
-        packages = [f"torch=={self.version}.0", NUMPY_FOR[self.version]]
+        packages = [self.torch_wanted, NUMPY_FOR[self.version]]
         log(f"installing {' '.join(packages)} with Python {PYTHON_FOR[self.version]}")
         self.pip_install(packages, check=True)
         self.probe()

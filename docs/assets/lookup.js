@@ -139,6 +139,10 @@
           : atlas.text("removed in {release}", { release: releaseAt(data, v[i]) }));
       }
       if (entry.x) { facts.push(atlas.text("only raises from {release}", { release: releaseAt(data, entry.x[0]) })); }
+      if (Array.isArray(entry.c)) {  // measured where a CPU-only build of the release was measured too
+        const cuda = data.index.releases.filter(function (release, at) { return entry.c.filter(function (cut) { return cut <= at; }).length % 2 === 1; });
+        if (cuda.length) { facts.push(atlas.text("only the CUDA build has it in {releases}", { releases: cuda.join(", ") })); }
+      }
     }
     return { path: path, kind: kind, facts: facts, entry: entry };
   }
@@ -221,7 +225,8 @@
     if (found.every(function (item) { return item.kind === "feature"; })) {
       const text = (asked.text || asked.name || asked.attr || asked.param || "").toLowerCase().replace(/^torch\./, "");
       if (text.length >= 2 && text.indexOf("\n") < 0) {
-        const ranked = containing(data, text).map(function (path) {
+        const hidePrivate = !/(^|\.)_/.test(text);  // private names (a part starting with `_`) answer only when asked
+        const ranked = containing(data, text).filter(function (path) { return !(hidePrivate && /(^|\.)_/.test(path)); }).map(function (path) {
           const leaf = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
           return [leaf === text ? 0 : leaf.startsWith(text) ? 1 : 2, path.length, path];
         });

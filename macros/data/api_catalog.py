@@ -38,8 +38,8 @@ class Parameter:
 @dataclass(frozen=True, slots=True)
 class ApiName:
     """One public name: its dotted path, kind, the intervals of releases it was there, those in which it only raised
-    (a removed API kept as a stub), the public name of the same object if this one is a re-export or alias, and its
-    parameters with a history."""
+    (a removed API kept as a stub), the public name of the same object if this one is a re-export or alias, its
+    parameters with a history, and the releases in which only the CUDA build has it (where a CPU build was measured)."""
 
     path: str
     kind: str
@@ -48,6 +48,7 @@ class ApiName:
     alias: str | None = None
     parameters: tuple[Parameter, ...] = ()
     import_errors: tuple[tuple[int, str], ...] = ()
+    cuda_only_spans: tuple[int, ...] = ()
 
     @property
     def parent(self) -> str:
@@ -59,10 +60,10 @@ class ApiName:
 
     def present_at(self, position: int) -> bool:
         """Whether the name was there (and did more than raise) in the release at `position`."""
-        return _inside(self.spans, position)
+        return inside_spans(self.spans, position)
 
 
-def _inside(spans: tuple[int, ...], position: int) -> bool:
+def inside_spans(spans: tuple[int, ...], position: int) -> bool:
     """Whether `position` falls in one of the intervals [start, end, start, end, ...] (an odd length is open-ended)."""
     inside = False
     for boundary in spans:
@@ -161,7 +162,7 @@ def _catalog(document: dict, name: str) -> ApiCatalog:
     for parent, leaves in document["names"].items():
         for leaf, entry in leaves.items():
             dotted = f"{parent}.{leaf}" if parent else leaf
-            spans = [entry["v"], entry.get("x", []), *(p.get("v", []) for p in entry.get("p", {}).values())]
+            spans = [entry["v"], entry.get("x", []), entry.get("c", []), *(p.get("v", []) for p in entry.get("p", {}).values())]
             if entry["k"] >= len(kinds) or any(list(s) != sorted(set(s)) or (s and s[-1] >= count) for s in spans):
                 wrong.append(dotted)
                 continue
@@ -176,6 +177,7 @@ def _catalog(document: dict, name: str) -> ApiCatalog:
                     for param, p in sorted(entry.get("p", {}).items())
                 ),
                 import_errors=tuple((at, error) for at, error in entry.get("e", ())),
+                cuda_only_spans=tuple(entry.get("c", ())),
             )
     if wrong:
         message = f"{len(wrong)} names have a kind or releases outside the index's lists (first: {wrong[0]}); run `make api-index`"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from macros.data.api_catalog import CLASS, MODULE, ApiCatalog, ApiName
+from macros.data.api_catalog import CLASS, MODULE, ApiCatalog, ApiName, inside_spans
 from macros.data.markup import text_only, tokens
 from macros.data.model import Atlas, Change, Feature
 from macros.data.remembered import Remembered, Same, remembered_or_new
@@ -84,6 +84,7 @@ class ModuleSections:
     names: tuple[Row, ...]
     letters: tuple[Group, ...]
     members: tuple[Group, ...]
+    private: Group | None = None  # its names that start with `_`: shown when a reader opens them (or an address leads in)
 
 
 class Reference:
@@ -122,6 +123,9 @@ class Reference:
         """The notes of a name: came back, raises as a stub, parameters added or removed, defaults changed."""
         found = [Note("back in %(release)s", {"release": self._at(start)[0]}) for start in name.spans[2::2]]
         found += [Note("only raises from %(release)s", {"release": self._at(start)[0]}) for start in name.stub_spans[0::2]]
+        cuda_only = [self.catalog.version(at) for at in range(len(self.catalog.releases)) if inside_spans(name.cuda_only_spans, at)]
+        if cuda_only:
+            found.append(Note("only the CUDA build has it in %(release)s", {"release": ", ".join(cuda_only)}))
         for parameter in name.parameters:
             if parameter.spans:
                 starts, ends = parameter.spans[0::2], parameter.spans[1::2]
@@ -149,21 +153,22 @@ class Reference:
 
     def sections(self, module: ApiName) -> ModuleSections:
         """A module's names (modules it merely imports left out) and its classes' members."""
-        names, members = [], []
+        names, members, private = [], [], []
         for name in filter(_listed, self.catalog.children.get(module.path, ())):
             group = None
             if name.kind == CLASS and self.catalog.children.get(name.path):
                 rows = tuple(self.row(member, prefix=f"{name.leaf}.") for member in self.catalog.children[name.path])
                 group = Group(anchor=f"members-{name.leaf}", name=name.leaf, items=rows)
                 members.append(group)
-            names.append(replace(self.row(name), members=group))
+            (private if name.leaf.startswith("_") else names).append(replace(self.row(name), members=group))
+        hidden = Group(anchor="private-names", name="Private names", items=tuple(private)) if private else None
         if len(names) <= self.OPEN_ROWS:
-            return ModuleSections(names=tuple(names), letters=(), members=tuple(members))
+            return ModuleSections(names=tuple(names), letters=(), members=tuple(members), private=hidden)
         letters = {}
         for row in names:
             letters.setdefault(row.shown[0].upper(), []).append(row)
         groups = tuple(Group(anchor=f"names-{letter.lower()}", name=letter, items=tuple(rows)) for letter, rows in letters.items())
-        return ModuleSections(names=(), letters=groups, members=tuple(members))
+        return ModuleSections(names=(), letters=groups, members=tuple(members), private=hidden)
 
     def packages(self) -> tuple[Group, ...]:
         """Every module with a page, grouped by the module right inside torch that holds it (torch on its own)."""

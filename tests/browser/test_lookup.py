@@ -74,6 +74,13 @@ def test_a_part_of_a_name_lists_the_closest_names(visit):
     assert "torch.nn.attention.sdpa_kernel" in answer
 
 
+def test_private_names_answer_only_when_asked(visit):
+    visit.open("reference/")
+    assert "torch._foreach_floor" not in _ask(visit, "foreach_floor")
+    asked = _ask(visit, "_foreach_floor")
+    assert "torch._foreach_floor" in asked and "available since PyTorch 1.8" in asked and "removed" not in asked
+
+
 def test_the_lookup_fits_a_phone(new_visit):
     visit = new_visit(**PHONE)
     visit.open("reference/?name=torch.load")

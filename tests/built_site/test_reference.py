@@ -54,6 +54,21 @@ def test_a_parameter_history_and_a_stub_are_stated(built_site):
     assert "only raises from 1.12" in _row(built_site, "torch", "solve")
 
 
+def test_private_names_are_kept_where_they_are_defined_in_a_closed_group(built_site):
+    """torch._foreach_floor left torch.__all__ in 1.12 but is still defined (its stubs declare it): not removed."""
+    page = (built_site.files / "reference" / "torch" / "index.html").read_text(encoding="utf-8")
+    group = page[page.index('<details class="atlas-api-group" id="private-names">') :]
+    group = group[: group.index("</details>")]
+    assert '<tr id="_foreach_floor">' in group and '<tr id="compile">' not in group
+    cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", _row(built_site, "torch", "_foreach_floor"), re.DOTALL)
+    assert cells[2:4] == [_release_cell("1.8"), _release_cell(None)]
+
+
+def test_names_only_the_cuda_build_has_are_marked(built_site):
+    assert "only the CUDA build has it in 2.13" in _row(built_site, "torch.distributed", "ProcessGroupNCCL")
+    assert "CUDA build" not in _row(built_site, "torch.distributed", "ProcessGroupGloo")
+
+
 def test_every_module_page_exists_and_lists_its_names(built_site):
     pages = sorted((built_site.files / "reference").glob("torch*/index.html"))
     modules = {module.path for module in CATALOG.modules if module.alias is None and CATALOG.children.get(module.path)}

@@ -178,3 +178,11 @@ def test_builtin_parameters_follow_the_argument_parser():
     assert "p" not in names["torch.relu_"] and "p" not in names["torch.cos_"]  # `input` all along, as callers saw it
     assert "p" not in names["torch.rfft"]  # 1.2's stub described another function: the parser's parameters stand
     assert flat_names(build_index(surfaces, RELEASES))["torch.relu_"]["p"] == {"self": {"v": [1, 3]}, "input": {"v": [0, 1, 3]}}
+
+
+def test_names_only_the_cuda_build_has_where_a_cpu_build_was_measured():
+    surfaces = {v: surface(v, {"pkg.gpu": fn(), "pkg.both": fn()}) for v in RELEASES}
+    cpu = {"1.2": surface("1.2", {"pkg.both": fn()})}
+    names = flat_names(build_index(surfaces, RELEASES, cpu_surfaces=cpu))
+    assert names["pkg.gpu"]["c"] == [2, 3]  # measured in 1.2 only: the other releases say nothing
+    assert "c" not in names["pkg.both"]

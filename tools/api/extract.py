@@ -6,13 +6,16 @@ release's X.Y.0 wheel as PyPI serves it, whatever local wheels the machine's pip
 nvidia-* wheels that several releases share download once), run `worker.py` in it, write the surface to
 data/api/surfaces/<version>.json.gz with its provenance, and delete the environment. A release that already has
 a surface is skipped unless `--again` is given; a surface equal to the stored one but for its date leaves the
-file untouched. If the worker process dies (a crash or a hang while importing a module), it runs again with that
+file untouched. `--cpu WHEEL X.Y` measures instead the CPU-only build of one release from its wheel (a path, or a URL
+on PyTorch's CPU index) into data/api/surfaces/<X.Y>+cpu.json.gz, so that the index can tell the names that only
+PyPI's CUDA build has (`make api-cpu`). If the worker process dies (a crash or a hang while importing a module), it runs again with that
 module marked as crashed.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import subprocess
@@ -43,9 +46,9 @@ def release_versions() -> list[str]:
     return sorted(names, key=lambda version: tuple(map(int, version.split("."))))
 
 
-def surface_path(version: str, surfaces_dir: Path = SURFACES_DIR) -> Path:
-    """Where a release's surface is stored."""
-    return surfaces_dir / f"{version}.json.gz"
+def surface_path(version: str, surfaces_dir: Path = SURFACES_DIR, build: str = "") -> Path:
+    """Where a release's surface is stored (`build` "cpu": its CPU-only build's)."""
+    return surfaces_dir / f"{version}{'+' + build if build else ''}.json.gz"
 
 
 def encode(document: dict[str, Any]) -> bytes:
@@ -79,11 +82,12 @@ def store(document: dict[str, Any], path: Path) -> bool:
     return True
 
 
-def surface_document(version: str, measured: dict[str, Any], today: str) -> dict[str, Any]:
-    """The stored form of one release's surface: its provenance, its modules and its names."""
+def surface_document(version: str, measured: dict[str, Any], today: str, wheel: str | None = None) -> dict[str, Any]:
+    """The stored form of one release's surface: its provenance, its modules and its names (`wheel`: the file of
+    another build that was measured, rather than PyPI's)."""
     provenance = {
         "release": version,
-        "requirement": f"torch=={version}.0",
+        "requirement": wheel.rpartition("/")[2] if wheel else f"torch=={version}.0",
         "torch": measured["version"],
         "python": measured["python"],
         "platform": measured["platform"],
@@ -92,6 +96,8 @@ def surface_document(version: str, measured: dict[str, Any], today: str) -> dict
         "stubs": measured["stubs"],
         "date": today,
     }
+    if wheel and Path(wheel).is_file():
+        provenance["sha256"] = hashlib.sha256(Path(wheel).read_bytes()).hexdigest()
     return {"provenance": provenance, "modules": measured["modules"], "names": measured["names"]}
 
 
@@ -127,23 +133,26 @@ def measure(
         skip.append(module)
 
 
-def extract(version: str, today: str) -> bool:
-    """Measure one release and store its surface; whether it succeeded."""
+def extract(version: str, today: str, cpu_wheel: str | None = None) -> bool:
+    """Measure one release (or, given its wheel, its CPU-only build) and store its surface; whether it succeeded."""
     started = time.monotonic()
     try:
-        with ReleaseEnvironment(version, keep_pip_cache=True, pypi_only=True) as env:
+        with ReleaseEnvironment(version, keep_pip_cache=True, pypi_only=True, torch=cpu_wheel) as env:
             installed = time.monotonic()
             measured = measure(env.python, cwd=env.folder)
     except (subprocess.CalledProcessError, RuntimeError, ValueError) as error:
         log(f"torch {version}: FAILED after {time.monotonic() - started:.0f} s: {error}")
         return False
-    if measured["version"].endswith("+cpu"):
+    if cpu_wheel and not measured["version"].endswith("+cpu"):
+        log(f"torch {version}: {cpu_wheel} installed {measured['version']}, not a CPU-only build")
+        return False
+    if measured["version"].endswith("+cpu") and not cpu_wheel:
         log(
             f"torch {version}: a CPU build ({measured['version']}), not a CUDA one as PyPI's other Linux wheels are: "
             "CUDA-only names will look removed in this release"
         )
-    document = surface_document(version, measured, today)
-    path = surface_path(version)
+    document = surface_document(version, measured, today, cpu_wheel)
+    path = surface_path(version, build="cpu" if cpu_wheel else "")
     written = store(document, path)
     names, modules = document["names"], document["modules"]
     failed = sorted(name for name, error in modules.items() if error)
@@ -161,6 +170,11 @@ def main(argv: list[str]) -> int:
     """Measure the given releases (default: every release without a surface, newest first)."""
     again = "--again" in argv
     known = release_versions()
+    if "--cpu" in argv:
+        rest = [arg for arg in argv if arg not in ("--cpu", "--again")]
+        if len(rest) != 2 or rest[1] not in known:
+            raise SystemExit("usage: python -m tools.api.extract --cpu WHEEL X.Y (the CPU-only build of one release)")
+        return 0 if extract(rest[1], date.today().isoformat(), cpu_wheel=rest[0]) else 1
     versions = [arg for arg in argv if arg != "--again"] or known[::-1]
     unknown = [version for version in versions if version not in known or version not in PYTHON_FOR]
     if unknown:

@@ -16,7 +16,9 @@ Names are grouped by the path they live in (its parent module or class), each un
 means it is still there in the last release. A name whose body only raises (a removed API kept as a stub that errors)
 counts as removed; `x` holds the intervals in which it was such a stub. `w`: for a callable that ever took any keyword
 argument (a `**kwargs` parameter), the intervals in which it did, so that a keyword it accepted that way is not
-mistaken for one it lacked. `k`: its kind in the last release that had it;
+mistaken for one it lacked. `c`: the releases in which only the CUDA build has the name, where a CPU-only build of
+the release was measured too (`make api-cpu`: data/api/surfaces/<version>+cpu.json.gz); PyPI's wheel, the one
+measured, is a CUDA build. `k`: its kind in the last release that had it;
 `a`: for a re-export or an alias, the public name of the same object (by `__module__` + `__qualname__`): its
 definition where that is public, else the shortest public path to it (torch.nn.parameter.Tensor -> torch.Tensor).
 `e`: releases in which a module failed to import, with the error's type. `p`: only the parameters of a callable that
@@ -228,11 +230,16 @@ def with_static_facts(records: dict[str, dict[str, Any]], static: dict[str, Any]
 
 
 def build_index(
-    surfaces: dict[str, dict[str, Any]], releases: list[str], statics: dict[str, dict[str, Any]] | None = None
+    surfaces: dict[str, dict[str, Any]],
+    releases: list[str],
+    statics: dict[str, dict[str, Any]] | None = None,
+    cpu_surfaces: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The index of every name over `releases`, from the surfaces measured so far (version -> surface) and what the
-    wheels state statically (version -> static reading)."""
-    statics = statics or {}
+    """The index of every name over `releases`, from the surfaces measured so far (version -> surface), what the
+    wheels state statically (version -> static reading) and the CPU-only builds measured (version -> surface)."""
+    statics, cpu_surfaces = statics or {}, cpu_surfaces or {}
+    cpu_records = [records_of(cpu_surfaces[v]) if v in cpu_surfaces else None for v in releases]
+    cpu_failed = [failed_modules(cpu_surfaces[v]) if v in cpu_surfaces else set() for v in releases]
     measured = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
     known = {name for records in measured if records for name in records}
     per_release = [
@@ -264,6 +271,12 @@ def build_index(
         kinds.add(entry["k"])
         if RAISES in states:
             entry["x"] = intervals([state == RAISES for state in states])
+        cuda_only = [
+            cpu is not None and records is not None and name in records and name not in cpu and not inside_failed(name, failed)
+            for records, cpu, failed in zip(measured, cpu_records, cpu_failed, strict=True)  # as imported: both builds alike
+        ]
+        if any(cuda_only):
+            entry["c"] = intervals(cuda_only)
         if latest.get("origin") and latest["origin"] != name:
             origins[name] = latest["origin"]
         if errors:
@@ -319,7 +332,8 @@ def main(argv: list[str]) -> int:
     surfaces = load_surfaces(SURFACES_DIR, releases)
     if not surfaces:
         raise SystemExit(f"no surface in {SURFACES_DIR.relative_to(PROJECT_DIR)}: run `make api` first")
-    index = build_index(surfaces, releases, load_statics(STATIC_DIR, releases))
+    cpu = {v: read_surface(surface_path(v, SURFACES_DIR, "cpu")) for v in releases if surface_path(v, SURFACES_DIR, "cpu").exists()}
+    index = build_index(surfaces, releases, load_statics(STATIC_DIR, releases), cpu)
     data = encode_index(index)
     INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
     if not INDEX_PATH.exists() or INDEX_PATH.read_bytes() != data:
