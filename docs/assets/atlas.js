@@ -1,7 +1,9 @@
 /* PyTorch Release Atlas: feature-matrix filters and upgrade-path selection, kept in the URL; `atlas.element`,
    with which the lookup and the resolver write their answers (text as textContent, never markup); `atlas.text`, the
-   interface text of the page's language (the Chinese pages load their words first, as `window.atlasWords`); and
-   `atlas.own`, with which the scripts read a plain object at a key that may come from the address.
+   interface text of the page's language (the Chinese pages load their words first, as `window.atlasWords`);
+   `atlas.own`, with which the scripts read a plain object at a key that may come from the address; and
+   `atlas.readParams` / `atlas.writeParams`, which keep a page's choices in its address; `atlas.referenceLink`, where
+   the reference lists a name.
    Whatever the address holds (?sort=__proto__, #%) is data: a value no control offers is ignored, never thrown on,
    and never looked up as one of an object's inherited properties. */
 (function () {
@@ -25,6 +27,9 @@
       return node;
     },
     own: own,
+    readParams: readParams,
+    writeParams: writeParams,
+    referenceLink: referenceLink,
   };
   const atlas = window.atlas;
 
@@ -40,6 +45,20 @@
       return null;
     }
     return document.getElementById(id);
+  }
+
+  // Where the reference lists a name: its module's page at its anchor, or, for a class's member, the page of the module
+  // that holds the class (`kindOf(path)` gives the kind the API index has for a path, or "").
+  function referenceLink(kindOf, path, up) {
+    const cut = path.lastIndexOf(".");
+    const parent = path.slice(0, cut), leaf = path.slice(cut + 1);
+    const kind = kindOf(parent);
+    if (kind === "module") { return up + "reference/" + parent + "/#" + leaf; }
+    if (kind === "class") {
+      const module = parent.slice(0, parent.lastIndexOf("."));
+      return up + "reference/" + module + "/#" + parent.slice(module.length + 1) + "." + leaf;
+    }
+    return path === "torch" ? up + "reference/torch/" : null;
   }
 
   function readParams(names) {

@@ -411,20 +411,6 @@
     return loaded;
   }
 
-  // The reference page and anchor of a name: its module's page, or the page of the module whose class holds it.
-  function referenceLink(index, path, up) {
-    const cut = path.lastIndexOf(".");
-    const parent = path.slice(0, cut), leaf = path.slice(cut + 1);
-    const owner = index.entry(parent);
-    const kind = owner ? index.kinds[owner.k] : "";
-    if (kind === "module") { return up + "reference/" + parent + "/#" + leaf; }
-    if (kind === "class") {
-      const module = parent.slice(0, parent.lastIndexOf("."));
-      return up + "reference/" + module + "/#" + parent.slice(module.length + 1) + "." + leaf;
-    }
-    return path === "torch" ? up + "reference/torch/" : null;
-  }
-
   function label(use) { return use.keyword ? use.name + "(" + use.keyword + "=)" : use.name; }
   function spans(releases) {
     return releases.map(function (r) { return r[0] === r[1] ? r[0] : atlas.text("{first} to {last}", { first: r[0], last: r[1] }); }).join(", ") || atlas.text("none");
@@ -436,7 +422,7 @@
 
   function useItem(index, use, up, fact) {
     const item = element("li");
-    const link = referenceLink(index, use.name, up);
+    const link = atlas.referenceLink(function (path) { const entry = index.entry(path); return entry ? index.kinds[entry.k] || "" : ""; }, use.name, up);
     const code = element("code", label(use));
     if (link) { const a = element("a", "", { href: link }); a.append(code); item.append(a); } else { item.append(code); }
     item.append(" — " + fact + " (" + lines(use) + ")");

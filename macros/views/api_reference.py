@@ -244,6 +244,7 @@ def reference_pages(reference: Reference, render: Callable[..., str], slots: Htm
     every = slots.put(render("_api_modules.html.j2", groups=reference.packages(), up="../../", **context))
     pages[urls.REFERENCE_MODULES] = render("reference_modules.md.j2", table=every, **context)
     pages[urls.REFERENCE_NEEDS] = render("reference_needs.md.j2", **context)
+    pages[urls.REFERENCE_DIFF] = render("reference_diff.md.j2", **context)
     for module in reference.modules:
         table = slots.put(render("_api_table.html.j2", sections=reference.sections(module), up="../../", **context))
         pages[urls.reference_doc(module.path)] = render("reference_module.md.j2", module=module, table=table, **context)

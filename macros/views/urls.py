@@ -18,6 +18,7 @@ CONTRIBUTING = "contributing.md"
 REFERENCE_INDEX = "reference/index.md"
 REFERENCE_MODULES = "reference/modules.md"
 REFERENCE_NEEDS = "reference/needs.md"  # which torch a piece of code needs: the checker
+REFERENCE_DIFF = "reference/diff.md"  # the API differences between any two releases (?from=&to=)
 WILL_IT_RUN = "will-it-run.md"
 ERRORS_INDEX = "errors/index.md"
 HAND_WRITTEN = (HOME, ABOUT, CONTRIBUTING)

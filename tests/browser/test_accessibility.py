@@ -68,7 +68,15 @@ def test_no_serious_axe_violation_on_any_page(new_visit, scheme):
 
 @pytest.mark.parametrize(
     "path",
-    ["releases/1.10/", f"releases/{ATLAS.releases[-1].version}/", "matrix/?sort=latest", "will-it-run/", "platforms/", "reference/needs/"],
+    [
+        "releases/1.10/",
+        f"releases/{ATLAS.releases[-1].version}/",
+        "matrix/?sort=latest",
+        "will-it-run/",
+        "platforms/",
+        "reference/needs/",
+        "reference/diff/?from=2.0&to=2.1",
+    ],
 )
 def test_no_serious_axe_violation_on_a_phone(new_visit, path):
     """On a 375 px screen tables scroll inside their boxes, which a keyboard must reach, and grids sort with buttons."""
