@@ -45,6 +45,7 @@ PAGES = {
     "Upgrade paths": "upgrade/",
     "Error no-kernel-image": "errors/no-kernel-image/",
     "API lookup": "reference/",
+    "Which torch does my code need": "reference/needs/",
     "API module torch.nn.functional": "reference/torch.nn.functional/",
     "API module torch (the largest page)": "reference/torch/",
     "Every API module": "reference/modules/",

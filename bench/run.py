@@ -359,6 +359,7 @@ class RealData:
     without_api_s: float  # the same data without the API index (data/api/), so without the reference's pages
     api_ratio: float  # the median of each round's ratio of the two builds
     lookup: Lookup
+    checker: Checker
 
 
 def page_weights(site: Path) -> Weights:
@@ -456,6 +457,54 @@ def lookup_figures(site: Path, port: int) -> Lookup:
     return Lookup(*sizes, answers)
 
 
+@dataclass
+class Checker:
+    """The checker page ("which torch does my code need?"): how long it takes to answer a pasted 1 MB of Python once
+    the index is loaded, with the CPU as it is and slowed as a phone's, and a 10 MB paste once."""
+
+    one_mb_ms: list[float]
+    one_mb_slowed_ms: list[float]
+    ten_mb_ms: float
+
+
+CHECKER_CODE = (
+    "import torch\nimport torch.nn as nn\nfrom torch.nn import functional as F\n\n\nclass Block(nn.Module):\n"
+    "    def forward(self, q, k, v):\n        x = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
+    "        return torch.load('w.pt', weights_only=True), nn.Linear(4, 4, bias=False)(x).sum()  # a comment\n"
+)
+CHECKER_TIME = """([size, text]) => new Promise(resolve => {
+  const form = document.querySelector("form.atlas-checker"), box = form.nextElementSibling;
+  form.querySelector("textarea").value = text.repeat(Math.ceil(size / text.length)).slice(0, size);
+  const started = performance.now();
+  new MutationObserver((_, observer) => { observer.disconnect(); resolve(performance.now() - started); })
+    .observe(box, {childList: true});
+  form.requestSubmit();
+})"""
+
+
+def checker_figures(site: Path, port: int) -> Checker:
+    """Time the checker's answers in Chromium (the index already loaded), each paste after a second idle."""
+    with serve(site.parent, port) as base_url, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page()
+        page.goto(base_url + "reference/needs/", wait_until="load")
+        page.evaluate(CHECKER_TIME, [1000, CHECKER_CODE])
+        page.wait_for_selector(".atlas-checker-answer p")  # the index is loaded
+        one_mb = []
+        for _ in range(3):
+            page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
+            one_mb.append(page.evaluate(CHECKER_TIME, [1_000_000, CHECKER_CODE]))
+        page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
+        ten_mb = page.evaluate(CHECKER_TIME, [10_000_000, CHECKER_CODE])
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
+        slowed = []
+        for _ in range(3):
+            page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
+            slowed.append(page.evaluate(CHECKER_TIME, [1_000_000, CHECKER_CODE]))
+        browser.close()
+    return Checker(one_mb, slowed, ten_mb)
+
+
 def measure_real_data(runs: int, port: int, edits: int, template_edits: int) -> RealData:
     """Build the project's own data, with and without the API index in turn, weigh it, time the lookup, and time data and
     template edits under `mkdocs serve --dirty`."""
@@ -477,12 +526,13 @@ def measure_real_data(runs: int, port: int, edits: int, template_edits: int) -> 
         site = Path(tmp) / "served" / "pytorch-release-atlas"
         shutil.copytree(Path(tmp) / "out", site)
         lookup = lookup_figures(site, port + 1)
+        checker = checker_figures(site, port + 2)
         data_edits, template_edits = serve_edit_latencies(project, port, edits=edits, template_edits=template_edits)
     releases = len(list((PROJECT / "data" / "releases").glob("*.yaml")))
     build_s = statistics.median(seconds for seconds, _ in builds)
     without_s = statistics.median(seconds for seconds, _ in without)
     peak = max(peak for _, peak in builds) / 1024
-    return RealData(releases, build_s, peak, data_edits, template_edits, weights, without_s, statistics.median(ratios), lookup)
+    return RealData(releases, build_s, peak, data_edits, template_edits, weights, without_s, statistics.median(ratios), lookup, checker)
 
 
 def machine() -> str:
@@ -519,6 +569,10 @@ def budgets(rows: list[Row], real: RealData, lighthouse_results: dict) -> list[t
     slowest, median = max(lookup.answers_ms), statistics.median(lookup.answers_ms)
     answers = f"median {median:.1f} ms, slowest {slowest:.1f} ms of {len(lookup.answers_ms)} answers"
     found.append(("An API lookup answers within 50 ms on a CPU slowed 4x (simulated mobile)", _verdict(slowest <= 50, answers)))
+    checker = real.checker
+    slowed = max(checker.one_mb_slowed_ms)
+    pastes = f"slowest {max(checker.one_mb_ms):.0f} ms of {len(checker.one_mb_ms)} (slowed 4x: slowest {slowed:.0f} ms)"
+    found.append(("The checker answers a 1 MB paste in under a second, the first one too", _verdict(max(checker.one_mb_ms) < 1000, pastes)))
     found.append(_latency_budget("A data edit visible in the browser under `make serve`, real data", real.data_edits.painted, 2.0))
     if 64 in by_size:
         latencies = by_size[64].serve_edits.painted
@@ -610,6 +664,10 @@ def report(rows: list[Row], real: RealData, lighthouse_results: dict, runs: int,
         f"{real.lookup.mentions_gzip_kb:.0f} KB gzip (`api/api-mentions.json`), loaded on first use; answers with the CPU slowed "
         f"{MOBILE_CPU_SLOWDOWN}x, {len(LOOKUP_QUESTIONS)} questions 3 times, each after {BETWEEN_QUESTIONS_MS / 1000:g} s idle: "
         f"{', '.join(f'{ms:.1f}' for ms in real.lookup.answers_ms)} ms.",
+        "",
+        f"Checker (`reference/needs/`), the index loaded, each paste after 1 s idle: 1 MB of Python in "
+        f"{', '.join(f'{ms:.0f}' for ms in real.checker.one_mb_ms)} ms; with the CPU slowed 4x, "
+        f"{', '.join(f'{ms:.0f}' for ms in real.checker.one_mb_slowed_ms)} ms; 10 MB in {real.checker.ten_mb_ms:.0f} ms.",
         "",
         f"Serve, data edits (one line of a release file): painted {_seconds(real.data_edits.painted)}; "
         f"found by Playwright {_seconds(real.data_edits.found)}.",

@@ -429,9 +429,10 @@
     return item;
   }
 
-  function listOf(items) {
+  // A list of the first SHOWN of `items`, each made by `make` (a 10 MB paste can have 100,000 uses not checked).
+  function listOf(items, make) {
     const list = element("ul");
-    items.slice(0, SHOWN).forEach(function (item) { list.append(item); });
+    items.slice(0, SHOWN).forEach(function (item) { list.append(make(item)); });
     if (items.length > SHOWN) { list.append(element("li", atlas.text("and {count} more", { count: items.length - SHOWN }))); }
     return list;
   }
@@ -451,9 +452,9 @@
     if (result.oldest === null) {
       parts.push(element("p", atlas.text("No release has every name and keyword argument this code uses. Where each one is:")));
       const full = JSON.stringify([[result.index.first, result.index.last]]);
-      parts.push(listOf(result.uses.filter(function (use) { return JSON.stringify(use.releases) !== full; }).map(function (use) {
+      parts.push(listOf(result.uses.filter(function (use) { return JSON.stringify(use.releases) !== full; }), function (use) {
         return useItem(index, use, up, atlas.text("in {releases}", { releases: spans(use.releases) }));
-      })));
+      }));
     } else {
       const bound = result.newest
         ? atlas.text("PyTorch {oldest} to {newest}", { oldest: result.oldest, newest: result.newest })
@@ -464,21 +465,21 @@
       const oldest = result.uses.filter(function (use) { return use.sets_oldest; });
       if (oldest.length) {
         parts.push(element("p", atlas.text("Why not older: these came in PyTorch {release}.", { release: result.oldest })));
-        parts.push(listOf(oldest.map(function (use) { return useItem(index, use, up, atlas.text("since {release}", { release: use.releases[0][0] })); })));
+        parts.push(listOf(oldest, function (use) { return useItem(index, use, up, atlas.text("since {release}", { release: use.releases[0][0] })); }));
       } else if (count) {
         parts.push(element("p", atlas.text("Everything it uses is in the oldest release the index measured.")));
       }
       const newest = result.uses.filter(function (use) { return use.sets_newest; });
       if (newest.length) {
         parts.push(element("p", atlas.text("Why not newer: these are gone after PyTorch {release}.", { release: result.newest })));
-        parts.push(listOf(newest.map(function (use) { return useItem(index, use, up, atlas.text("in {releases}", { releases: spans(use.releases) })); })));
+        parts.push(listOf(newest, function (use) { return useItem(index, use, up, atlas.text("in {releases}", { releases: spans(use.releases) })); }));
       }
     }
     if (result.unresolved.length) {
       parts.push(element("p", atlas.text("Not checked ({count}): the checker says so rather than guess.", { count: result.unresolved.length })));
-      parts.push(listOf(result.unresolved.map(function (item) {
+      parts.push(listOf(result.unresolved, function (item) {
         return element("li", atlas.text("line {line}", { line: item.line }) + ": " + WHY[item.why]({ path: item.path, name: item.name }));
-      })));
+      }));
     }
     parts.push(element("p", atlas.text("Methods called on variables (x.sum()) are not checked: the checker does not follow values.")));
     box.replaceChildren.apply(box, parts);
@@ -492,6 +493,7 @@
       const code = element("textarea", "", { id: "atlas-checker-code", name: "code", rows: "10", autocomplete: "off",
         autocapitalize: "off", spellcheck: "false", placeholder: "import torch.nn.functional as F" });
       form.querySelector(".atlas-checker-code").append(code);
+      form.noValidate = true;  // the browser's own check of a form's fields takes seconds on a 10 MB paste, for nothing here
       const file = form.querySelector("input[type=file]");
       const box = form.nextElementSibling;
       const up = form.dataset.up || "";
