@@ -19,7 +19,7 @@ from macros.data.yamlfile import DataErrors
 from macros.views.builds import release_builds, variant_of
 from tests.conftest import PROJECT_DIR
 from tools.builds.fatbin import device_code
-from tools.builds.pypi import dumps, python_of, summarize, write
+from tools.builds.pypi import ListingError, dumps, python_of, summarize, write
 from tools.builds.wheels import built_with, linux_wheel, measure_file
 
 FIXTURES = PROJECT_DIR / "tests" / "fixtures" / "builds"
@@ -60,6 +60,23 @@ def test_pypis_listing_gives_each_final_release_its_day_and_pythons_per_platform
     assert summary["1.10.2"]["wheels"]["macos-arm64"] == ["3.8", "3.9"]
     assert python_of("cp313", "cp313t") == "3.13t" and python_of("py2.py3", "none") is None
     assert python_of("py3", "none") == "3"  # torchvision 0.29.2: one wheel per platform for every Python 3
+
+
+def test_a_hostile_listing_is_data_and_a_malformed_one_is_refused_with_its_place():
+    hostile = 'torch-9.0.0-cp311-cp311-manylinux_2_28_x86_64.whl"><script>alert(1)</script>'
+    files = [
+        {"filename": "torch-9.0.0-cp311-cp311-manylinux_2_28_x86_64.whl", "upload_time_iso_8601": "2031-01-01T00:00:00.1Z"},
+        {"filename": hostile, "upload_time_iso_8601": "2031-01-02T00:00:00Z"},
+    ]
+    summary = summarize({"9.0.0": files, "</script>": [{"filename": hostile}]}, "torch")
+    assert summary == {"9.0.0": {"date": "2031-01-01", "wheels": {"linux-x86_64": ["3.11"]}}}  # a name that is no wheel's is no wheel
+    for broken, message in (
+        ([{"filename": 7, "upload_time_iso_8601": "2031-01-01T00:00:00Z"}], "torch 9.0.0: file 0: filename: expected a string"),
+        ([{"filename": "a.whl", "upload_time_iso_8601": "<script>"}], "torch 9.0.0: file 0 ('a.whl'): upload_time_iso_8601: expected"),
+        ("not a list", "torch 9.0.0: expected a list of files, found str"),
+    ):
+        with pytest.raises(ListingError, match=re.escape(message)):
+            summarize({"9.0.0": broken}, "torch")
 
 
 def test_the_pypi_file_has_one_release_per_line_and_is_rewritten_only_when_a_release_changes(tmp_path):

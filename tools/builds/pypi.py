@@ -53,11 +53,34 @@ def python_of(python: str, abi: str) -> str | None:
     return f"{found[1]}.{found[2]}" + ("t" if abi.endswith("t") else "")
 
 
-def summarize(files_by_version: dict[str, Iterable[dict]]) -> dict[str, dict]:
+class ListingError(ValueError):
+    """A listing from PyPI that is not shaped as PyPI writes it: which project, release, file and field."""
+
+
+UPLOAD_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}T[0-9:.]+Z?$")
+
+
+def checked_files(project: str, version: str, files: object) -> list[dict]:
+    """A release's files from the listing, each with a string `filename` and an ISO `upload_time_iso_8601`; a file
+    otherwise shaped is refused with the project, release, file and field (names and times are data: never run)."""
+    if not isinstance(files, list):
+        raise ListingError(f"{project} {version}: expected a list of files, found {type(files).__name__}")
+    for number, file in enumerate(files):
+        where = f"{project} {version}: file {number}"
+        if not isinstance(file, dict):
+            raise ListingError(f"{where}: expected an object, found {type(file).__name__}")
+        if not isinstance(file.get("filename"), str):
+            raise ListingError(f"{where}: filename: expected a string")
+        if not isinstance(file.get("upload_time_iso_8601"), str) or not UPLOAD_TIME.match(file["upload_time_iso_8601"]):
+            raise ListingError(f"{where} ({file['filename']!r}): upload_time_iso_8601: expected an ISO 8601 time")
+    return files
+
+
+def summarize(files_by_version: dict[str, Iterable[dict]], project: str = "") -> dict[str, dict]:
     """Per final release: `date` (first upload, UTC) and `wheels` {platform: [python, ...]}, newest release last."""
     summary = {}
     for version in sorted((v for v in files_by_version if RELEASE.match(v)), key=version_key):
-        files = [f for f in files_by_version[version] if not f.get("yanked")]
+        files = [f for f in checked_files(project, version, files_by_version[version]) if not f.get("yanked")]
         if not files:
             continue
         wheels: dict[str, set[str]] = {}
@@ -85,8 +108,15 @@ def document(listings: dict[str, dict], read_on: str) -> dict:
     """The file data/builds/pypi.json: how it was read, then each project's releases."""
     return {
         "read": {"from": LISTING_URL, "date": read_on, "by": "python -m tools.builds.pypi (make builds)"},
-        "projects": {project: summarize(listing["releases"]) for project, listing in sorted(listings.items())},
+        "projects": {project: summarize(_releases(project, listing), project) for project, listing in sorted(listings.items())},
     }
+
+
+def _releases(project: str, listing: object) -> dict:
+    """The listing's `releases`, refused with the project when the listing has none."""
+    if not isinstance(listing, dict) or not isinstance(listing.get("releases"), dict):
+        raise ListingError(f'{project}: the listing has no "releases" object')
+    return listing["releases"]
 
 
 def write(document_: dict, path: Path = PYPI_FILE) -> bool:
@@ -110,11 +140,16 @@ def dumps(document_: dict) -> str:
     return f'{{\n "projects":{{\n{body}\n }},\n "read":{json.dumps(document_["read"], **compact)}\n}}\n'
 
 
-def main() -> None:
+def main() -> int:
     listings = {project: fetch_listing(project) for project in PROJECTS}
-    written = write(document(listings, datetime.now(UTC).date().isoformat()))
+    try:
+        written = write(document(listings, datetime.now(UTC).date().isoformat()))
+    except ListingError as error:
+        print(f"make pypi: PyPI's listing of {error} (nothing written)", file=sys.stderr)
+        return 2
     count = sum(len(releases) for releases in document(listings, "")["projects"].values())
     print(f"{PYPI_FILE.relative_to(PROJECT_DIR)}: {count} releases of {', '.join(PROJECTS)}" + ("" if written else " (unchanged)"))
+    return 0
 
 
 if __name__ == "__main__":
