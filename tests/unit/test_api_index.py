@@ -186,3 +186,33 @@ def test_names_only_the_cuda_build_has_where_a_cpu_build_was_measured():
     names = flat_names(build_index(surfaces, RELEASES, cpu_surfaces=cpu))
     assert names["pkg.gpu"]["c"] == [2, 3]  # measured in 1.2 only: the other releases say nothing
     assert "c" not in names["pkg.both"]
+
+
+def test_a_docstring_signature_and_a_tensor_methods_give_way_to_the_parser():
+    def doc(kind, *params):
+        return {"kind": kind, "params": [list(p) for p in params], "sig": "docstring"}
+
+    positional = "positional_or_keyword"
+    surfaces = {
+        v: surface(
+            v,
+            {
+                "torch.atan2": doc("builtin", ("input1", positional, None), ("input2", positional, None), ("out", "keyword_only", "None")),
+                "torch.Tensor.resize_as_": doc("method", ("tensor", positional, None)),
+            }
+            if v == "1.0"
+            else {
+                "torch.atan2": builtin(INPUT, ("other", positional, None), ("out", "keyword_only", "None")),
+                "torch.Tensor.resize_as_": {**doc("method", ("the_template", positional, None)), "sig": "stub"},
+            },
+            {"torch": None},
+        )
+        for v in RELEASES
+    }
+    parser = {
+        "atan2": [[["input", False, None], ["other", False, None], ["out", True, "None"]]],
+        "resize_as_": [[["the_template", False, None]]],  # the method's: the tensor itself is not a parameter
+    }
+    names = flat_names(build_index(surfaces, RELEASES, {"1.0": {"declared": {"torch": []}, "parser": parser}}))
+    assert "p" not in names["torch.atan2"]  # input, other and out from 1.0 on, as the parser had them
+    assert "p" not in names["torch.Tensor.resize_as_"]  # the_template from 1.0 on: `tensor=` never worked

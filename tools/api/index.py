@@ -33,8 +33,10 @@ cannot see. A private name of `torch` (`torch._foreach_floor`) that a surface on
 whose stubs declare it for `torch`, whether or not `torch.__all__` lists it there (the surfaces record such a name only
 while it is listed). And a C builtin's parameters are checked against the argument parser compiled into the release,
 which is what callers meet: where the stubs name the first parameter `self` and the parser says `input`, it is
-`input`; where the stubs share no other parameter with the parser's signatures of that name, they describe another
-function (torch.fft.rfft in 1.7 carried the old torch.rfft's) and the parser's parameters are taken.
+`input`; a docstring's signature (1.0 ships no stubs; its torch.atan2 says input1, input2) gives way to the
+parser's; where the stubs share no parameter but `input`, `self` and `out` with the parser's signatures of that name,
+they describe another function (torch.fft.rfft in 1.7 carried the old torch.rfft's) and the parser's parameters are
+taken. The same holds for the methods of torch.Tensor, whose parser signatures are those without `input`.
 """
 
 from __future__ import annotations
@@ -191,15 +193,20 @@ def _takes_input(overload: list[list]) -> bool:
 
 
 def parser_checked(record: dict[str, Any], name: str, parser: dict[str, list]) -> list[list] | None:
-    """A C builtin's parameters (from its stub or docstring) checked against the release's argument parser: None
-    where they stand, else the corrected list (see the module's docstring)."""
-    if record.get("kind") != "builtin" or record.get("sig") not in ("stub", "docstring") or not record.get("params"):
+    """A C builtin's (or a Tensor method's) parameters, from its stub or docstring, checked against the release's
+    argument parser: None where they stand, else the corrected list (see the module's docstring). A method's parser
+    signatures are those without `input` (the tensor is the method's own); `out`, `input` and `self` say nothing of
+    which function a signature is, so they do not count as shared."""
+    method = record.get("kind") == "method" and name.startswith("torch.Tensor.")
+    if (record.get("kind") != "builtin" and not method) or record.get("sig") not in ("stub", "docstring") or not record.get("params"):
         return None
     key = (record.get("origin") or name).rpartition(".")[2]
-    overloads = [o for o in parser.get(key, []) if o and _takes_input(o)]
+    overloads = [o for o in parser.get(key, []) if o and _takes_input(o) != method]
+    if not overloads and not method and record["sig"] == "docstring":  # a factory takes no tensor: torch.empty(size)
+        overloads = [o for o in parser.get(key, []) if o]
     params = record["params"]
     renamed = any(p[0] == "self" for p in params) and not any(p[0] == "input" for p in params)
-    if renamed and any(_takes_input(o) for o in overloads or tail_merged(parser, key)):
+    if not method and renamed and any(_takes_input(o) for o in overloads or tail_merged(parser, key)):
         return [["input", *p[1:]] if p[0] == "self" else p for p in params]
     if not overloads:
         return None
@@ -207,8 +214,11 @@ def parser_checked(record: dict[str, Any], name: str, parser: dict[str, list]) -
     for overload in overloads:
         for parameter, keyword_only, default in overload:
             theirs.setdefault(parameter, [parameter, "keyword_only" if keyword_only else "positional_or_keyword", default])
-    ours = {p[0] for p in params} - {"input", "self"}
-    if ours and not ours & set(theirs):
+    if record["sig"] == "docstring":  # prose, where the parser is the signature itself
+        return list(theirs.values())
+    neutral = {"input", "self", "out"}
+    ours = {p[0] for p in params} - neutral
+    if ours and not ours & (set(theirs) - neutral):
         return list(theirs.values())
     return None
 
