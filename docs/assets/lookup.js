@@ -15,6 +15,7 @@
       const get = function (url) { return fetch(url).then(function (r) { if (!r.ok) { throw new Error(url); } return r.json(); }); };
       loaded = Promise.all([get(form.dataset.index), get(form.dataset.mentions), get(form.dataset.features)]).then(function (found) {
         const data = prepare(found[0], found[1].names);
+        data.deprecated = found[1].deprecated || {};
         data.features = found[2].features;
         return data;
       });
@@ -139,6 +140,7 @@
           : atlas.text("removed in {release}", { release: releaseAt(data, v[i]) }));
       }
       if (entry.x) { facts.push(atlas.text("only raises from {release}", { release: releaseAt(data, entry.x[0]) })); }
+      (own(data.deprecated, path) || []).forEach(function (at) { facts.push(atlas.text("deprecated in {release}", { release: at[0] })); });
       if (Array.isArray(entry.c)) {  // measured where a CPU-only build of the release was measured too
         const cuda = data.index.releases.filter(function (release, at) { return entry.c.filter(function (cut) { return cut <= at; }).length % 2 === 1; });
         if (cuda.length) { facts.push(atlas.text("only the CUDA build has it in {releases}", { releases: cuda.join(", ") })); }

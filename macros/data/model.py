@@ -226,6 +226,7 @@ class Change:
     packages: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     absent_apis: tuple[str, ...] = ()
+    deprecates: tuple[str, ...] = ()  # for a deprecation: the torch names it deprecates
     feature: str | None = None  # the feature record this change touches, when its id is not the record's
 
     @property

@@ -24,6 +24,7 @@ from macros.views import indexes, urls
 from macros.views.api_reference import (
     Reference,
     cited_apis,
+    deprecations,
     entry_texts,
     mentions_json,
     published_index,
@@ -166,7 +167,7 @@ def generate_site(
     if catalog is None:  # made once per set of releases, so a data edit does not make every page look changed
         versions = tuple(release.version for release in atlas.releases)
         catalog = remembered_or_new(remembered).get("empty-api-catalog", versions, lambda: empty_catalog(versions))
-    reference = Reference.of(catalog, remembered)
+    reference = Reference.of(catalog, remembered, deprecations(atlas))
     # Releases measured, and whose release before was too: what they changed in the API is known.
     pairs = zip(catalog.releases[1:], catalog.measured[:-1], catalog.measured[1:], strict=True)
     measured = [version for version, before, found in pairs if before and found]

@@ -27,6 +27,16 @@ KIND_WORDS = {
 DOTTED_TORCH_NAME = re.compile(r"\btorch(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 
+Deprecations = tuple[tuple[str, str, str], ...]  # (torch name, release, id of the deprecation entry), in release order
+
+
+def deprecations(atlas: Atlas) -> Deprecations:
+    """What the atlas's deprecation entries list in `deprecates`: each name with its release and entry."""
+    return tuple(
+        (name, release.version, change.id) for release in atlas.releases for change in release.changes for name in change.deprecates
+    )
+
+
 def kind_word(kind: str) -> str:
     """A kind as a reader says it: `constant:int` -> `constant (int)`."""
     if kind.startswith("constant:"):
@@ -63,6 +73,7 @@ class Row:
     notes: tuple[Note, ...]
     alias: ApiName | None
     members: Group | None = None  # for a class: the group that lists its members
+    deprecated: tuple[tuple[str, str], ...] = ()  # (release, id of the entry that deprecates it there)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +104,16 @@ class Reference:
     OPEN_ROWS: ClassVar[int] = 400  # a module page shows at most this many names before it groups them by letter
 
     @classmethod
-    def of(cls, catalog: ApiCatalog, remembered: Remembered | None = None) -> Reference:
-        """The reference of this catalog; with `remembered`, made once while the catalog is the same (its per-release
-        lists are then computed once too)."""
-        return remembered_or_new(remembered).get("api-reference", Same(catalog), lambda: cls(catalog))
+    def of(cls, catalog: ApiCatalog, remembered: Remembered | None = None, deprecations: Deprecations = ()) -> Reference:
+        """The reference of this catalog and the deprecations the atlas records; with `remembered`, made once while
+        they are the same (its per-release lists are then computed once too)."""
+        return remembered_or_new(remembered).get("api-reference", (Same(catalog), deprecations), lambda: cls(catalog, deprecations))
 
-    def __init__(self, catalog: ApiCatalog) -> None:
+    def __init__(self, catalog: ApiCatalog, deprecations: Deprecations = ()) -> None:
         self.catalog = catalog
+        self.deprecated: dict[str, tuple[tuple[str, str], ...]] = {}
+        for name, version, entry in deprecations:
+            self.deprecated[name] = (*self.deprecated.get(name, ()), (version, entry))
         self._changes: dict[str, tuple[list[ApiName], list[ApiName]]] = {}
         self._parameters: dict[str, list[tuple[ApiName, str]]] = {}
         self.gaps = set(catalog.gaps)
@@ -149,6 +163,7 @@ class Reference:
             removed=self.removed(name),
             notes=self.notes(name),
             alias=alias,
+            deprecated=self.deprecated.get(name.path, ()),
         )
 
     def sections(self, module: ApiName) -> ModuleSections:
@@ -274,6 +289,14 @@ def cited_apis(reference: Reference, texts: list[str]) -> list[ApiName]:
     return [names[name] for name in dict.fromkeys(n for text in texts for n in cited_names(text)) if name in names and _listed(names[name])]
 
 
+def deprecated_names(atlas: Atlas) -> dict[str, list[list[str]]]:
+    """Each torch name a deprecation entry lists in `deprecates`, with [release, entry id] of each, oldest first."""
+    found: dict[str, list[list[str]]] = {}
+    for name, version, entry in deprecations(atlas):
+        found.setdefault(name, []).append([version, entry])
+    return found
+
+
 def mentions(atlas: Atlas) -> dict[str, list[list[str]]]:
     """Each torch name that a feature or change cites, with every entry citing it: [release, id, what (the feature's
     stability, or the change's kind), title as plain text], oldest first."""
@@ -287,6 +310,7 @@ def mentions(atlas: Atlas) -> dict[str, list[list[str]]]:
 
 
 def mentions_json(atlas: Atlas, schema_url: str) -> str:
-    """The published mentions file: which entries of the atlas cite each torch name (read by the lookup)."""
-    document = {"schema": schema_url, "names": mentions(atlas)}
+    """The published mentions file: which entries of the atlas cite each torch name, and which deprecate one (read by
+    the lookup)."""
+    document = {"schema": schema_url, "names": mentions(atlas), "deprecated": deprecated_names(atlas)}
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"

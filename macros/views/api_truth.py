@@ -3,7 +3,8 @@ a public name of the release it is cited for, as the measured API index says.
 
 A change of kind `removal` (or a breaking change) may cite a name its release no longer has, if the release before
 had it; any entry may list in `absent_apis` the names it cites on purpose that its release does not have (the API a
-feature replaces, one that comes later), and each of those must indeed be absent. Left alone, as the index cannot
+feature replaces, one that comes later), and each of those must indeed be absent; what a deprecation lists in
+`deprecates` must be there in its release. Left alone, as the index cannot
 speak for them: private names (a part starting with `_`) and the operator namespaces under `torch.ops`; attributes
 of an object that is not a module or class (`torch.backends.cuda.matmul.allow_tf32`); the flags of `torch.backends`
 modules, which are properties of the module objects' own classes; and releases without a measurement.
@@ -56,6 +57,11 @@ def contradictions(atlas: Atlas, catalog: ApiCatalog) -> list[Contradiction]:
                     entry = catalog.names.get(name)
                     if entry is not None and entry.present_at(position):
                         detail = f"it is listed in `absent_apis`, but the {release.version} wheel has it; remove it from the list"
+                        found.append(Contradiction(release.version, kind, index, item.id, name, detail))
+                for name in getattr(item, "deprecates", ()):
+                    entry = catalog.names.get(name)
+                    if entry is None or not entry.present_at(position):
+                        detail = f"it is listed in `deprecates`, but the {release.version} wheel does not have it"
                         found.append(Contradiction(release.version, kind, index, item.id, name, detail))
     return found
 

@@ -81,6 +81,12 @@ def test_private_names_answer_only_when_asked(visit):
     assert "torch._foreach_floor" in asked and "available since PyTorch 1.8" in asked and "removed" not in asked
 
 
+def test_a_deprecated_name_says_when(visit):
+    visit.open("reference/")
+    answer = _ask(visit, "torch.norm")
+    assert "deprecated in 1.7" in answer and "deprecated in 1.9" in answer
+
+
 def test_the_lookup_fits_a_phone(new_visit):
     visit = new_visit(**PHONE)
     visit.open("reference/?name=torch.load")

@@ -64,6 +64,14 @@ def test_private_names_are_kept_where_they_are_defined_in_a_closed_group(built_s
     assert cells[2:4] == [_release_cell("1.8"), _release_cell(None)]
 
 
+def test_a_deprecated_name_links_the_entries_that_deprecate_it(built_site):
+    row = _row(built_site, "torch", "norm")
+    assert 'deprecated in <a href="../../releases/1.7/#torch-norm-deprecated">1.7</a>' in row
+    assert 'deprecated in <a href="../../releases/1.9/#torch-norm-deprecated">1.9</a>' in row
+    zh = (built_site.files / "zh" / "reference" / "torch" / "index.html").read_text(encoding="utf-8")
+    assert '在 <a href="../../releases/1.7/#torch-norm-deprecated">1.7</a> 中弃用' in zh
+
+
 def test_names_only_the_cuda_build_has_are_marked(built_site):
     assert "only the CUDA build has it in 2.13" in _row(built_site, "torch.distributed", "ProcessGroupNCCL")
     assert "CUDA build" not in _row(built_site, "torch.distributed", "ProcessGroupGloo")

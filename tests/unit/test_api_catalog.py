@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from macros.data.api_catalog import load_catalog
-from macros.data.model import FeatureRecord
+from macros.data.model import Change, FeatureRecord
 from macros.data.yamlfile import DataErrors
-from macros.views.api_reference import HtmlSlots, Reference, cited_names, mentions
+from macros.views.api_reference import HtmlSlots, Reference, cited_names, deprecations, mentions
 from macros.views.api_truth import contradictions, unknown_record_apis
 
 RELEASES = ["2.0", "2.1", "2.10"]
@@ -129,6 +129,20 @@ def test_the_truth_check_holds_cited_names_to_their_release(tmp_path, mini_atlas
     assert [c.detail for c in contradictions(atlas, catalog)] == [
         "it is listed in `absent_apis`, but the 2.0 wheel has it; remove it from the list"
     ]
+
+
+def test_what_a_deprecation_deprecates_must_be_in_its_release(tmp_path, mini_atlas):
+    catalog = load_catalog(_data_dir(tmp_path))
+    change = Change(
+        id="old-api", kind="deprecation", title="Old APIs deprecated", summary="Deprecated.", sources=("https://pytorch.org/x",)
+    )
+    deprecating = replace(change, deprecates=("torch.solve", "torch.compile"))  # torch.compile arrives in 2.1
+    atlas = replace(mini_atlas, releases=(replace(mini_atlas.releases[0], changes=(deprecating,)), *mini_atlas.releases[1:]))
+    assert [str(c) for c in contradictions(atlas, catalog)] == [
+        "data/releases/2.0.yaml: changes[0] (old-api) cites `torch.compile`: it is listed in `deprecates`, but the 2.0 wheel does not have it"
+    ]
+    reference = Reference(catalog, deprecations(atlas))
+    assert reference.row(catalog.names["torch.solve"]).deprecated == (("2.0", "old-api"),)
 
 
 def test_names_the_index_cannot_speak_for_are_left_alone(tmp_path, mini_atlas):
