@@ -1,5 +1,6 @@
 /* PyTorch Release Atlas: "Will it run on my machine?" — answered in the browser from /api/compatibility.json.
-   For a GPU (a name, a model number or a compute capability), an operating system, a Python and a driver, every
+   For a GPU (an NVIDIA name, model number or compute capability; an AMD name or LLVM target, which the ROCm builds
+   answer), an operating system, a Python and a driver, every
    feature release, newest first: the newest X.Y.Z with a wheel for that Python there, and the best of its builds
    (PyPI's and its wheel index's) that carries code for the GPU and can run on the driver, with the command that
    installs it; or why none does. Writes with textContent only; keeps the
@@ -64,12 +65,36 @@
     return series.length === 1 ? series[0] : null;
   }
 
-  // A GPU's name in any common spelling, "8.6", "sm_86" or "86" -> {arch: 86, label}; null when empty, undefined when
-  // not understood.
-  function readGpu(text, gpus) {
+  // An AMD GPU's name as people write it, without the maker's and family's words: "AMD Radeon RX 7900 XTX",
+  // "RX 7900 XTX" and "rx7900xtx" are all "rx7900xtx"; "Instinct MI300X" is "mi300x".
+  function plainAmdName(text) { return text.toLowerCase().replace(/\b(amd|radeon|instinct)\b/g, "").replace(/[^a-z0-9]/g, ""); }
+
+  // The AMD GPU a reader means: its LLVM target itself ("gfx1100"), the GPU of that name, or the only one whose name
+  // is that model after family letters ("7900xtx" is the RX 7900 XTX) -> {amd: true, gfx, label}; else null.
+  function amdGpu(value, gpus) {
+    const target = /^gfx[0-9a-f]{3,4}$/i.exec(value.replace(/\s+/g, ""));
+    if (target) { return { amd: true, gfx: target[0].toLowerCase(), label: atlas.text("AMD LLVM target {gfx}", { gfx: target[0].toLowerCase() }) }; }
+    const wanted = plainAmdName(value);
+    if (!wanted) { return null; }
+    let found = gpus.find(function (gpu) { return plainAmdName(gpu.name) === wanted; });
+    if (!found) {
+      const ends = gpus.filter(function (gpu) {
+        const name = plainAmdName(gpu.name);
+        return name.length > wanted.length && name.endsWith(wanted) && /^[a-z]+$/.test(name.slice(0, name.length - wanted.length));
+      });
+      found = ends.length && ends.every(function (gpu) { return gpu.gfx === ends[0].gfx; }) ? ends[0] : null;
+    }
+    return found ? { amd: true, gfx: found.gfx, label: atlas.text("{name}, LLVM target {gfx}", { name: found.name, gfx: found.gfx }) } : null;
+  }
+
+  // A GPU's name in any common spelling, "8.6", "sm_86" or "86" -> {arch: 86, label}; an AMD GPU's name or target ->
+  // {amd: true, gfx, label}; null when empty, undefined when not understood.
+  function readGpu(text, gpus, amdGpus) {
     const value = text.trim();
     if (!value) { return null; }
     const named = namedGpu(value, gpus);
+    const amd = named ? null : amdGpu(value, amdGpus || []);
+    if (amd) { return amd; }
     const capability = named ? named.compute_capability : value.replace(/^sm_?/i, "");
     const parts = /^(\d{1,2})\.(\d)$/.exec(capability) || /^(\d{1,2})(\d)$/.exec(capability);
     if (!parts) { return undefined; }
@@ -125,6 +150,36 @@
     return listed;
   }
 
+  // The ROCm builds of a release for one patch release on the platform, as its build list states them.
+  function rocmBuilds(release, version, os) {
+    return (release.builds || []).filter(function (b) {
+      return b.rocm && b.platforms.indexOf(os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0);
+    }).map(function (b) {
+      return { variant: b.variant, rocm: b.rocm, index: b.index, pypi: (b.pypi || []).indexOf(os) >= 0, channel: b.channel, code: b.gpu || null };
+    });
+  }
+
+  // One ROCm build's verdict for an AMD GPU: whether it was compiled for the GPU's LLVM target.
+  function judgeRocmBuild(build, ask) {
+    const values = { build: build.variant, rocm: build.rocm, gpu: ask.gpu.label, gfx: ask.gpu.gfx };
+    const verdict = { build: build, runs: true, how: "gfx", reasons: [] };
+    const targets = build.code && build.code.gfx ? build.code.gfx : [];
+    if (!targets.length) {
+      verdict.runs = null;
+      verdict.reasons.push(atlas.text("its ROCm {rocm} build ({build}): the GPU targets it was compiled for are not recorded here", values));
+      return verdict;
+    }
+    values.known = knownHow(build.code.known);
+    values.targets = targets.join(atlas.text(", "));
+    if (targets.indexOf(ask.gpu.gfx) >= 0) {
+      verdict.reasons.push(atlas.text("its ROCm {rocm} build ({build}) was compiled for {gfx}, among {targets} ({known})", values));
+    } else {
+      verdict.runs = false;
+      verdict.reasons.push(atlas.text("its ROCm {rocm} build ({build}) was compiled for {targets} ({known}), not for {gpu}", values));
+    }
+    return verdict;
+  }
+
   function knownHow(known) {  // how a build's GPU code is known
     return known === "measured" ? atlas.text("measured in the wheel")
       : known === "stated" ? atlas.text("as its build list states") : atlas.text("inferred from the changes before the release");
@@ -170,7 +225,8 @@
     if (rank(a) !== rank(b)) { return rank(a) - rank(b); }
     if ((a.how === "cubin") !== (b.how === "cubin")) { return a.how === "cubin" ? -1 : 1; }
     if (a.build.pypi !== b.build.pypi) { return a.build.pypi ? -1 : 1; }
-    return atLeast(a.build.cuda, b.build.cuda) ? (a.build.cuda === b.build.cuda ? 0 : -1) : 1;
+    const x = a.build.cuda || a.build.rocm, y = b.build.cuda || b.build.rocm;
+    return atLeast(x, y) ? (x === y ? 0 : -1) : 1;
   }
 
   // The command that installs one patch release's build: the previous-versions page's own where it gives one; else
@@ -204,6 +260,7 @@
       verdict.reasons.push(atlas.text("the CPU build runs; no GPU was given"));
       return verdict;
     }
+    if (ask.gpu.amd) { return judgeAmd(release, version, ask, verdict); }
     const builds = cudaBuilds(data, release, version, ask.os);
     if (!builds.length) {  // the build lists are not complete for every platform: not known, rather than "does not run"
       verdict.runs = null;
@@ -216,6 +273,24 @@
     verdict.runs = best.runs;
     verdict.build = best.runs === false ? null : best.build;
     verdict.reasons = verdict.reasons.concat(best.reasons);
+    verdict.others = judged.slice(1);
+    return verdict;
+  }
+
+  // A release's verdict for an AMD GPU: the best of its ROCm builds. With none recorded for the platform it is not
+  // known rather than "does not run": the build lists say what was found, not what was not (2.15's ROCm builds were not).
+  function judgeAmd(release, version, ask, verdict) {
+    const builds = rocmBuilds(release, version, ask.os);
+    if (!builds.length) {
+      verdict.runs = null;
+      verdict.build = null;
+      verdict.reasons.push(atlas.text("no ROCm build of it for {platform} is recorded here", { platform: ask.platform }));
+      return verdict;
+    }
+    const judged = builds.map(function (build) { return judgeRocmBuild(build, ask); }).sort(better);
+    verdict.runs = judged[0].runs;
+    verdict.build = judged[0].runs === false ? null : judged[0].build;
+    verdict.reasons = verdict.reasons.concat(judged[0].reasons);
     verdict.others = judged.slice(1);
     return verdict;
   }
@@ -288,17 +363,19 @@
       const up = form.dataset.up || "";
       const run = function (write) {
         load(form.dataset.compatibility).then(function (data) {
-          const gpu = readGpu(form.elements.gpu.value, data.gpus);
+          const gpu = readGpu(form.elements.gpu.value, data.gpus, data.amd_gpus);
           const driver = form.elements.driver.value.trim();
           if (gpu === undefined) {
-            box.replaceChildren(node("p", atlas.text("Give an NVIDIA GPU by its name or model number (RTX 4090, 4090, H100) or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it).")));
+            box.replaceChildren(node("p", atlas.text("Give an NVIDIA GPU by its name or model number (RTX 4090, 4090, H100) or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it); or an AMD GPU by its name (RX 7900 XTX, MI300X) or its LLVM target, such as gfx1100 (rocminfo prints it).")));
             return;
           }
           if (driver && !/^\d{3}(\.\d{1,3}){0,2}$/.test(driver)) {
             box.replaceChildren(node("p", atlas.text("Give the driver as nvidia-smi prints it, such as 535.104.05.")));
             return;
           }
-          show(data, box, { gpu: gpu, os: form.elements.os.value, python: form.elements.python.value, driver: driver }, up);
+          const os = form.elements.os.value;
+          const ask = { gpu: gpu, os: os, platform: own(data.platforms, os), python: form.elements.python.value, driver: gpu && gpu.amd ? "" : driver };
+          show(data, box, ask, up);
           if (write) { remember(form); }
         }, function () { box.textContent = atlas.text("The compatibility data could not be loaded."); });
       };

@@ -40,6 +40,7 @@ class Builds:
     install: dict  # data/builds/install.yaml as written: the official install commands per X.Y.Z and build
     variants: dict  # data/builds/variants.yaml as written: every build of every feature release, with its sources
     requirements: dict  # data/builds/requirements.json: project -> X.Y.Z -> {"wheel", "triton" or "torch": [lines]}
+    amd: dict  # data/builds/amd.yaml as written: AMD's GPUs with their LLVM (gfx) targets
 
     @property
     def gpus(self) -> tuple[Gpu, ...]:
@@ -103,6 +104,7 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
     install = _read(folder / "install.yaml", data_dir, "install.schema.json", errors, remembered, yaml=True)
     requirements = _read(folder / "requirements.json", data_dir, "requirements.schema.json", errors, remembered)
     variants = _read(folder / "variants.yaml", data_dir, "variants.schema.json", errors, remembered, yaml=True, check=_variant_errors)
+    amd = _read(folder / "amd.yaml", data_dir, "amd.schema.json", errors, remembered, yaml=True, check=_amd_errors)
     wheels = {}
     for path in sorted((folder / "wheels").glob("*.json")):
         measured = _read(path, data_dir, "wheel.schema.json", errors, remembered)
@@ -113,21 +115,31 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
             wheels[path.stem] = measured
     if errors:
         raise DataErrors(errors)
-    parts = (pypi, nvidia, install, variants, requirements, *wheels.values())  # each the same object while its bytes are
+    parts = (pypi, nvidia, install, variants, requirements, amd, *wheels.values())  # each the same object while its bytes are
     return remembered.get(  # so the same Builds while no file changed, and what is made from it need not be made again
         "builds",
         (tuple(wheels), *map(Same, parts)),
-        lambda: Builds(pypi["projects"], pypi["read"], wheels, nvidia, install, variants, requirements),
+        lambda: Builds(pypi["projects"], pypi["read"], wheels, nvidia, install, variants, requirements, amd),
     )
 
 
 def _nvidia_errors(document: YamlDocument, name: str) -> list[DataError]:
     """Every source id a figure cites is one the file lists."""
     nvidia = document.data
-    listed = {source["id"] for source in nvidia["sources"]}
     cited = [(("drivers", "source"), nvidia["drivers"]["source"])]
     cited += [(("minor_version_compatibility", "source"), nvidia["minor_version_compatibility"]["source"])]
     cited += [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(nvidia["gpus"])]
+    return _unlisted_sources(document, name, cited)
+
+
+def _amd_errors(document: YamlDocument, name: str) -> list[DataError]:
+    """Every source id a GPU cites is one the file lists."""
+    return _unlisted_sources(document, name, [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(document.data["gpus"])])
+
+
+def _unlisted_sources(document: YamlDocument, name: str, cited: list[tuple[tuple, str]]) -> list[DataError]:
+    """An error at each (field path, source id) whose id the file's `sources` do not list."""
+    listed = {source["id"] for source in document.data["sources"]}
     return [
         DataError(name, f"source '{source}' is not one of the listed sources ({', '.join(sorted(listed))})", document.line_of(path), path)
         for path, source in cited

@@ -268,6 +268,7 @@ def compatibility_json(atlas: Atlas, builds: Builds, patches: dict[str, list[Pat
         "drivers": nvidia["drivers"]["toolkits"],
         "minor_version_compatibility": nvidia["minor_version_compatibility"]["series"],
         "gpus": [{"name": gpu.name, "compute_capability": gpu.compute_capability} for gpu in builds.gpus],
+        "amd_gpus": [{"name": gpu["name"], "gfx": gpu["gfx"]} for gpu in builds.amd["gpus"]],
         "platforms": PLATFORM_NAMES,
     }
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"

@@ -3,6 +3,8 @@ data — the newest and the oldest release that runs, and why the others do not.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 
 from tests.browser.conftest import PHONE, sideways_overflow
@@ -161,3 +163,34 @@ def test_an_error_page_opens_the_resolver_with_the_gpu_of_its_message(visit):
     visit.page.wait_for_selector(".atlas-resolver-summary")
     assert visit.page.input_value("#atlas-resolver-gpu") == "sm_120"
     assert "Oldest release that runs: PyTorch 2.7 (2.7.1)" in visit.page.inner_text(".atlas-resolver-summary")
+
+
+@pytest.mark.parametrize(
+    ("typed", "target", "oldest"),
+    [
+        ("RX 7900 XTX", "gfx1100", "PyTorch 2.1 (2.1.2)"),
+        ("Radeon RX 7900 XTX", "gfx1100", "PyTorch 2.1 (2.1.2)"),
+        ("MI300X", "gfx942", "PyTorch 2.3 (2.3.1)"),
+        ("gfx942", "gfx942", "PyTorch 2.3 (2.3.1)"),
+    ],
+)
+def test_an_amd_gpu_is_answered_by_the_rocm_builds_compiled_for_its_target(visit, typed, target, oldest):
+    visit.open("will-it-run/?" + urlencode({"gpu": typed, "os": "linux-x86_64", "python": "3.11"}))
+    summary = visit.page.wait_for_selector(".atlas-resolver-summary").inner_text()
+    assert summary.startswith(f"Newest release that runs: PyTorch 2.14 (2.14.1). Oldest release that runs: {oldest}.")
+    newest = visit.page.locator(".atlas-resolver-releases > li").filter(has_text="PyTorch 2.14.1:")
+    assert (
+        newest.locator(".atlas-resolver-command").inner_text()
+        == "pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/rocm7.14"
+    )
+    assert f"its ROCm 7.14 build (rocm7.14) was compiled for {target}, among " in newest.inner_text()
+    unlisted = visit.page.locator(".atlas-resolver-releases > li").filter(has_text="PyTorch 2.13.0:").inner_text()
+    assert "the GPU targets it was compiled for are not recorded here" in unlisted  # 2.13's list was not confirmed
+    assert not visit.console_errors
+
+
+def test_an_amd_gpu_off_linux_is_not_claimed_to_run(visit):
+    visit.open("will-it-run/?" + urlencode({"gpu": "RX 7900 XTX", "os": "windows-x86_64", "python": "3.11"}))
+    summary = visit.page.wait_for_selector(".atlas-resolver-summary").inner_text()
+    assert summary == "No build of any PyTorch release runs on this machine as described."
+    assert "no ROCm build of it for Windows (x86_64) is recorded here" in visit.page.inner_text(".atlas-resolver-answer")

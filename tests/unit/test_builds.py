@@ -187,6 +187,16 @@ def test_the_real_build_data_loads(data_dir):
             ),
             re.compile(r"data/builds/variants.yaml:\d+: releases.1.0.builds\[1\].gpu.targets\[1\]: expected text"),
         ),
+        (
+            lambda d: _replace(
+                d / "builds" / "amd.yaml", "gfx: gfx942, source: rocm-sysreq-linux-6.2.4", "gfx: gfx942, source: a-blog", count=1
+            ),
+            re.compile(r"data/builds/amd.yaml:\d+: gpus\[0\].source: source 'a-blog' is not one of the listed sources"),
+        ),
+        (
+            lambda d: _replace(d / "builds" / "amd.yaml", "gfx: gfx942", "gfx: MI300X", count=1),
+            re.compile(r"data/builds/amd.yaml:\d+: gpus\[0\].gfx: expected text matching"),
+        ),
     ],
     ids=[
         "compute-capability-not-a-string",
@@ -198,6 +208,8 @@ def test_the_real_build_data_loads(data_dir):
         "pypi-serves-a-build-off-its-platforms",
         "build-listed-twice",
         "gpu-target-not-an-architecture",
+        "amd-gpu-cites-an-unlisted-source",
+        "amd-gpu-target-not-a-gfx",
     ],
 )
 def test_a_wrong_build_file_is_reported_with_its_place(data_dir, edit, expected):
@@ -240,7 +252,7 @@ def test_a_build_is_named_as_the_wheel_index_and_the_previous_versions_page_name
             }
         },
     }
-    builds = Builds(pypi={}, read={}, wheels={}, nvidia={}, install={}, variants=variants, requirements={})
+    builds = Builds(pypi={}, read={}, wheels={}, nvidia={}, install={}, variants=variants, requirements={}, amd={})
     cuda, rocm, cpu = release_builds(builds, "2.7")
     assert (cuda.toolkit, cuda.label, cuda.index_url) == (("CUDA", "9.2"), "CUDA 9.2", "https://download.pytorch.org/whl/cu92")
     assert (rocm.toolkit, rocm.label, rocm.targets("gfx"), rocm.gpu_sources[0].url) == (
