@@ -216,3 +216,20 @@ def test_a_docstring_signature_and_a_tensor_methods_give_way_to_the_parser():
     names = flat_names(build_index(surfaces, RELEASES, {"1.0": {"declared": {"torch": []}, "parser": parser}}))
     assert "p" not in names["torch.atan2"]  # input, other and out from 1.0 on, as the parser had them
     assert "p" not in names["torch.Tensor.resize_as_"]  # the_template from 1.0 on: `tensor=` never worked
+
+
+def test_a_classs_members_stay_with_every_path_of_the_class():
+    """Members are recorded under a class's shortest public path: a shorter one appearing does not remove them."""
+    cls = {"kind": "class", "origin": "pkg._impl.Set", "sig": "none"}
+    surfaces = {
+        v: surface(
+            v,
+            {"pkg.a.Set": cls, "pkg.a.Set.union": fn()}
+            if v in ("1.0", "1.1")
+            else {"pkg.a.Set": cls, "pkg.Set": cls, "pkg.Set.union": fn()},
+        )
+        for v in RELEASES
+    }
+    names = flat_names(build_index(surfaces, RELEASES))
+    assert names["pkg.a.Set.union"]["v"] == [0]
+    assert names["pkg.Set.union"]["v"] == [2]

@@ -239,6 +239,33 @@ def with_static_facts(records: dict[str, dict[str, Any]], static: dict[str, Any]
     return records
 
 
+def with_shared_members(records: dict[str, dict[str, Any]], known: set[str]) -> dict[str, dict[str, Any]]:
+    """One release's records with each class's members also under the other public paths of the same class: a surface
+    records a class's members once, under its shortest public path, so when a shorter path appears
+    (torch.export.experimental.OrderedSet in 2.11) the members seem to leave the longer one, which still has them.
+    Only names a surface once recorded are given (`known`): the index gains no name, only the releases it was there."""
+    classes: dict[str, list[str]] = {}
+    for path, record in records.items():
+        if record.get("kind") == "class":
+            classes.setdefault(record.get("origin") or path, []).append(path)
+    shared = {path: paths for paths in classes.values() if len(paths) > 1 for path in paths}
+    if not shared:
+        return records
+    members: dict[str, list[str]] = {}
+    for path in records:
+        parent, _, leaf = path.rpartition(".")
+        if parent in shared:
+            members.setdefault(parent, []).append(leaf)
+    records = dict(records)
+    for holder, leaves in members.items():
+        for other in shared[holder]:
+            for leaf in leaves:
+                name = f"{other}.{leaf}"
+                if name in known and name not in records:
+                    records[name] = records[f"{holder}.{leaf}"]
+    return records
+
+
 def build_index(
     surfaces: dict[str, dict[str, Any]],
     releases: list[str],
@@ -253,7 +280,7 @@ def build_index(
     measured = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
     known = {name for records in measured if records for name in records}
     per_release = [
-        with_static_facts(records, statics.get(version), known) if records is not None else None
+        with_shared_members(with_static_facts(records, statics.get(version), known), known) if records is not None else None
         for version, records in zip(releases, measured, strict=True)
     ]
     failed = [failed_modules(surfaces[version]) if version in surfaces else set() for version in releases]
