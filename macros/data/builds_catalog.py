@@ -134,7 +134,8 @@ def _nvidia_errors(document: YamlDocument, name: str) -> list[DataError]:
 
 def _amd_errors(document: YamlDocument, name: str) -> list[DataError]:
     """Every source id a GPU cites is one the file lists."""
-    return _unlisted_sources(document, name, [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(document.data["gpus"])])
+    cited = [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(document.data["gpus"])]
+    return _unlisted_sources(document, name, cited)
 
 
 def _unlisted_sources(document: YamlDocument, name: str, cited: list[tuple[tuple, str]]) -> list[DataError]:
