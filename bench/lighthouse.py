@@ -61,6 +61,7 @@ PAGES = {
     "Chinese upgrade paths": "zh/upgrade/",
 }
 BUDGETS = {("mobile", "performance"): 90, ("mobile", "accessibility"): 100}  # the least score each page must reach
+LOADED_KB_BUDGETS = {"Home": 400}  # KB the page transfers as it loads (gzip as served): the home page, the lookup's budget
 FORM_FACTORS = {"mobile": [], "desktop": ["--preset=desktop"]}
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 MATERIAL = ("assets/stylesheets/main.", "assets/stylesheets/palette.", "assets/javascripts/", "md-search")
@@ -181,14 +182,23 @@ def with_budget(form_factor: str, category: str, score: int) -> str:
     return f"{score} (≥ {least}: {'met' if score >= least else 'MISSED'})"
 
 
+def loaded_kb(report: dict) -> float:
+    """What a page transferred as it loaded, in KB (Lighthouse's total byte weight: compressed as served)."""
+    return report["audits"]["total-byte-weight"]["numericValue"] / 1000
+
+
 def missed_budgets(results: dict[str, dict[str, dict]]) -> list[str]:
-    """Each page and category that scores under its budget."""
+    """Each page and category that scores under its budget, and each page that loads more than its budget."""
     return [
         f"{form_factor} {page} {category}: {value} < {BUDGETS[form_factor, category]}"
         for form_factor, pages in results.items()
         for page, report in pages.items()
         for category, value in scores(report).items()
         if (form_factor, category) in BUDGETS and value < BUDGETS[form_factor, category]
+    ] + [
+        f"mobile {page} loads {loaded_kb(report):.0f} KB > {LOADED_KB_BUDGETS[page]} KB"
+        for page, report in results.get("mobile", {}).items()
+        if page in LOADED_KB_BUDGETS and loaded_kb(report) > LOADED_KB_BUDGETS[page]
     ]
 
 
@@ -249,6 +259,12 @@ def render(results: dict[str, dict[str, dict]], runs: int) -> str:
         "",
     ]
     lines += score_tables(results, level="##")
+    lines += ["## What each page loads (mobile)", "", "| Page | KB transferred (gzip as served) |", "| --- | ---: |"]
+    for page, report in results.get("mobile", {}).items():
+        least = LOADED_KB_BUDGETS.get(page)
+        verdict = f" (≤ {least}: {'met' if loaded_kb(report) <= least else 'MISSED'})" if least else ""
+        lines.append(f"| {page} (`{PAGES[page] or '/'}`) | {loaded_kb(report):.0f}{verdict} |")
+    lines += ["", "Nothing is loaded from another host; the API index (about 200 KB gzip) loads only when a form is used.", ""]
     lines += [
         "## Audits that cost points",
         "",

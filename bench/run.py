@@ -360,6 +360,7 @@ class RealData:
     api_ratio: float  # the median of each round's ratio of the two builds
     lookup: Lookup
     checker: Checker
+    resolver: Resolver
 
 
 def page_weights(site: Path) -> Weights:
@@ -505,6 +506,48 @@ def checker_figures(site: Path, port: int) -> Checker:
     return Checker(one_mb, slowed, ten_mb)
 
 
+@dataclass
+class Resolver:
+    """The "Will it run?" resolver: the data it loads, and how long it takes to answer once loaded, on a CPU slowed as a
+    phone's."""
+
+    data_gzip_kb: float
+    answers_ms: list[float]
+
+
+RESOLVER_MACHINES = (  # (GPU as typed, system, Python, driver)
+    ("GTX 1080", "linux-x86_64", "3.12", "580.95.05"),
+    ("RTX 5090", "windows-x86_64", "3.13", ""),
+    ("RX 7900 XTX", "linux-x86_64", "3.11", ""),
+)
+RESOLVER_TIME = """([gpu, os, python, driver]) => new Promise(resolve => {
+  const form = document.querySelector("form.atlas-resolver"), box = form.nextElementSibling;
+  form.elements.gpu.value = gpu; form.elements.os.value = os; form.elements.python.value = python; form.elements.driver.value = driver;
+  const started = performance.now();
+  new MutationObserver((_, observer) => { observer.disconnect(); resolve(performance.now() - started); })
+    .observe(box, {childList: true});
+  form.requestSubmit();
+})"""
+
+
+def resolver_figures(site: Path, port: int) -> Resolver:
+    """Weigh the resolver's data and time its answers in Chromium with the CPU slowed 4x (the data already loaded)."""
+    size = _gzip_kb((site / "api" / "compatibility.json").read_bytes())
+    answers = []
+    with serve(site.parent, port) as base_url, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page()
+        page.goto(base_url + "will-it-run/?gpu=4090&os=linux-x86_64", wait_until="load")
+        page.wait_for_selector(".atlas-resolver-summary")  # the data is loaded
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
+        for _ in range(3):
+            for machine_ in RESOLVER_MACHINES:
+                page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
+                answers.append(page.evaluate(RESOLVER_TIME, list(machine_)))
+        browser.close()
+    return Resolver(size, answers)
+
+
 def measure_real_data(runs: int, port: int, edits: int, template_edits: int) -> RealData:
     """Build the project's own data, with and without the API index in turn, weigh it, time the lookup, and time data and
     template edits under `mkdocs serve --dirty`."""
@@ -527,12 +570,14 @@ def measure_real_data(runs: int, port: int, edits: int, template_edits: int) -> 
         shutil.copytree(Path(tmp) / "out", site)
         lookup = lookup_figures(site, port + 1)
         checker = checker_figures(site, port + 2)
+        resolver = resolver_figures(site, port + 3)
         data_edits, template_edits = serve_edit_latencies(project, port, edits=edits, template_edits=template_edits)
     releases = len(list((PROJECT / "data" / "releases").glob("*.yaml")))
     build_s = statistics.median(seconds for seconds, _ in builds)
     without_s = statistics.median(seconds for seconds, _ in without)
     peak = max(peak for _, peak in builds) / 1024
-    return RealData(releases, build_s, peak, data_edits, template_edits, weights, without_s, statistics.median(ratios), lookup, checker)
+    api_ratio = statistics.median(ratios)
+    return RealData(releases, build_s, peak, data_edits, template_edits, weights, without_s, api_ratio, lookup, checker, resolver)
 
 
 def machine() -> str:
@@ -573,6 +618,11 @@ def budgets(rows: list[Row], real: RealData, lighthouse_results: dict) -> list[t
     slowed = max(checker.one_mb_slowed_ms)
     pastes = f"slowest {max(checker.one_mb_ms):.0f} ms of {len(checker.one_mb_ms)} (slowed 4x: slowest {slowed:.0f} ms)"
     found.append(("The checker answers a 1 MB paste in under a second, the first one too", _verdict(max(checker.one_mb_ms) < 1000, pastes)))
+    resolver, answers = real.resolver, real.resolver.answers_ms
+    data_kb = resolver.data_gzip_kb
+    found.append(("The resolver's data at most 100 KB gzip", _verdict(data_kb <= 100, f"{data_kb:.0f} KB gzip")))
+    slowest = f"median {statistics.median(answers):.0f} ms, slowest {max(answers):.0f} ms of {len(answers)}"
+    found.append(("The resolver answers within 200 ms on a CPU slowed 4x (simulated mobile)", _verdict(max(answers) <= 200, slowest)))
     found.append(_latency_budget("A data edit visible in the browser under `make serve`, real data", real.data_edits.painted, 2.0))
     if 64 in by_size:
         latencies = by_size[64].serve_edits.painted
@@ -668,6 +718,10 @@ def report(rows: list[Row], real: RealData, lighthouse_results: dict, runs: int,
         f"Checker (`reference/needs/`), the index loaded, each paste after 1 s idle: 1 MB of Python in "
         f"{', '.join(f'{ms:.0f}' for ms in real.checker.one_mb_ms)} ms; with the CPU slowed 4x, "
         f"{', '.join(f'{ms:.0f}' for ms in real.checker.one_mb_slowed_ms)} ms; 10 MB in {real.checker.ten_mb_ms:.0f} ms.",
+        "",
+        f"Resolver (`will-it-run/`): data {real.resolver.data_gzip_kb:.0f} KB gzip (`api/compatibility.json`), loaded on first use; "
+        f"answers with the CPU slowed 4x for a GTX 1080 on Linux, an RTX 5090 on Windows and an RX 7900 XTX, 3 times each: "
+        f"{', '.join(f'{ms:.0f}' for ms in real.resolver.answers_ms)} ms.",
         "",
         f"Serve, data edits (one line of a release file): painted {_seconds(real.data_edits.painted)}; "
         f"found by Playwright {_seconds(real.data_edits.found)}.",

@@ -233,3 +233,22 @@ def test_a_classs_members_stay_with_every_path_of_the_class():
     names = flat_names(build_index(surfaces, RELEASES))
     assert names["pkg.a.Set.union"]["v"] == [0]
     assert names["pkg.Set.union"]["v"] == [2]
+
+
+def test_a_class_has_what_its_bases_have():
+    """Members found in a public base are recorded under the base; those of a private base under the first class that
+    has it: a class is given both, where a surface once recorded the name under it."""
+    base = {"kind": "class", "origin": "pkg._C.Base", "sig": "none"}
+    early = {"pkg.Base": base, "pkg.Base.dtype": fn(), "pkg.A": {"kind": "class", "sig": "none"}, "pkg.A.dtype": fn(), "pkg.A.size": fn()}
+    early |= {"pkg.B": {"kind": "class", "sig": "none"}, "pkg.B.size": fn()}
+    later = {
+        "pkg.Base": base,
+        "pkg.Base.dtype": fn(),
+        "pkg.A": {"kind": "class", "sig": "none", "bases": ["pkg._C.Base", "pkg.storage._Typed"]},
+        "pkg.A.size": fn(),  # the private base's member, recorded under the first class that has it
+        "pkg.B": {"kind": "class", "sig": "none", "bases": ["pkg.storage._Typed"]},
+    }
+    surfaces = {v: surface(v, early if v in ("1.0", "1.1") else later) for v in RELEASES}
+    names = flat_names(build_index(surfaces, RELEASES))
+    assert names["pkg.A.dtype"]["v"] == [0]  # from pkg.Base from 1.2 on
+    assert names["pkg.B.size"]["v"] == [0]  # from the private base it shares with pkg.A

@@ -266,6 +266,46 @@ def with_shared_members(records: dict[str, dict[str, Any]], known: set[str]) -> 
     return records
 
 
+def with_inherited_members(records: dict[str, dict[str, Any]], known: set[str]) -> dict[str, dict[str, Any]]:
+    """One release's records with each class's inherited members: a surface records a member found in a public base
+    under that base only (torch.cuda.FloatStorage gets dtype from torch._C.CudaFloatStorageBase in 1.10), and one
+    found in a private base under the first public class that has it (in 1.11 torch.BFloat16Storage holds the members
+    torch.IntStorage also gets from torch.storage._TypedStorage). A class is given what its bases have, through public
+    bases recorded here and, for a private one, through the classes sharing it. Only names a surface once recorded
+    are given (`known`)."""
+    classes = {path: record for path, record in records.items() if record.get("kind") == "class"}
+    by_origin: dict[str, list[str]] = {}
+    sharing: dict[str, list[str]] = {}
+    for path, record in classes.items():
+        by_origin.setdefault(record.get("origin") or path, []).append(path)
+        for base in record.get("bases", ()):
+            sharing.setdefault(base, []).append(path)
+    members: dict[str, dict[str, str]] = {}  # class path -> leaf -> the recorded name it comes from
+    for path in records:
+        parent, _, leaf = path.rpartition(".")
+        if parent in classes:
+            members.setdefault(parent, {})[leaf] = path
+    records = dict(records)
+    for path, record in classes.items():
+        granted: dict[str, str] = {}
+        bases, seen = list(record.get("bases", ())), set()
+        while bases:
+            base = bases.pop()
+            if base in seen:
+                continue
+            seen.add(base)
+            holders = by_origin.get(base) or [other for other in sharing.get(base, ()) if other != path]
+            for holder in holders:
+                for leaf, name in members.get(holder, {}).items():
+                    granted.setdefault(leaf, name)
+                bases += [b for b in classes[holder].get("bases", ()) if base in by_origin]
+        for leaf, name in granted.items():
+            inherited = f"{path}.{leaf}"
+            if inherited in known and inherited not in records:
+                records[inherited] = records[name]
+    return records
+
+
 def build_index(
     surfaces: dict[str, dict[str, Any]],
     releases: list[str],
@@ -280,7 +320,9 @@ def build_index(
     measured = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
     known = {name for records in measured if records for name in records}
     per_release = [
-        with_shared_members(with_static_facts(records, statics.get(version), known), known) if records is not None else None
+        with_inherited_members(with_shared_members(with_static_facts(records, statics.get(version), known), known), known)
+        if records is not None
+        else None
         for version, records in zip(releases, measured, strict=True)
     ]
     failed = [failed_modules(surfaces[version]) if version in surfaces else set() for version in releases]
