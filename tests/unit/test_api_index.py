@@ -252,3 +252,11 @@ def test_a_class_has_what_its_bases_have():
     names = flat_names(build_index(surfaces, RELEASES))
     assert names["pkg.A.dtype"]["v"] == [0]  # from pkg.Base from 1.2 on
     assert names["pkg.B.size"]["v"] == [0]  # from the private base it shares with pkg.A
+
+
+def test_two_names_whose_origins_name_each_other_have_no_home():
+    """A module that sets a class's __module__ by hand makes the two paths name each other: neither is its home."""
+    cls = {"kind": "class", "sig": "none"}
+    surfaces = {v: surface(v, {"pkg.a.Q": {**cls, "origin": "pkg.b.Q"}, "pkg.b.Q": {**cls, "origin": "pkg.a.Q"}}) for v in RELEASES}
+    names = flat_names(build_index(surfaces, RELEASES))
+    assert "a" not in names["pkg.a.Q"] and "a" not in names["pkg.b.Q"]

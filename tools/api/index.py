@@ -160,7 +160,8 @@ def aliases(origins: dict[str, str], public: dict[str, Any]) -> dict[str, str]:
     """Name -> the public name of the same object, for re-exports and aliases: its origin where that is a public name,
     else (an object defined in a private module, torch._tensor.Tensor) the shortest public path that shares its origin,
     one under the origin's own name first (torch.zeros_like, not a loop variable torch.obj left holding the same object).
-    Origins that are not the object's real home are left out."""
+    Origins that are not the object's real home are left out, and so are two names whose origins name each other (a
+    module that sets `__module__` by hand: torch.quantization.fx.quantization_patterns.QuantizeHandler in 1.12)."""
     trusted = {name: origin for name, origin in origins.items() if real_home(name, origin, public[name]["k"])}
     sharing: dict[str, list[str]] = {}
     for name, origin in trusted.items():
@@ -168,7 +169,7 @@ def aliases(origins: dict[str, str], public: dict[str, Any]) -> dict[str, str]:
     found = {}
     for name, origin in trusted.items():
         target = origin if origin in public else min(sharing[origin], key=lambda path: (leaf(path) != leaf(origin), path.count("."), path))
-        if target != name:
+        if target != name and trusted.get(target) != name:  # two names naming each other: a __module__ set by hand
             found[name] = target
     return found
 
