@@ -62,7 +62,17 @@
     });
     if (ends.length === 1) { return ends[0]; }
     const series = gpus.filter(function (gpu) { const pattern = seriesPattern(gpu); return pattern && pattern.test(wanted); });
-    return series.length === 1 ? series[0] : null;
+    if (series.length === 1) { return series[0]; }
+    // a family named by some of the words of several GPUs' names, all of one compute capability: "Jetson Orin" is
+    // each of the Jetson AGX Orin, Orin NX and Orin Nano
+    const words = function (text) { return text.toLowerCase().replace(/\b(nvidia|geforce|tesla|quadro)\b/g, " ").split(/[^a-z0-9]+/).filter(Boolean); };
+    const asked = words(value);
+    const family = gpus.filter(function (gpu) {
+      const named = words(gpu.name);
+      return named.length > asked.length && asked.every(function (word) { return named.indexOf(word) >= 0; });
+    });
+    const same = family.length > 1 && family.every(function (gpu) { return gpu.compute_capability === family[0].compute_capability; });
+    return same ? { name: family.map(function (gpu) { return gpu.name; }).join(" / "), compute_capability: family[0].compute_capability } : null;
   }
 
   // An AMD GPU's name as people write it, without the maker's and family's words: "AMD Radeon RX 7900 XTX",

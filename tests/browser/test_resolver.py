@@ -135,6 +135,7 @@ def test_a_build_of_the_wheel_index_comes_with_its_command_and_the_builds_that_d
         ("A100", "NVIDIA A100"),
         ("RTX 3060 Ti", "GeForce RTX 30x0 series"),
         ("DGX Spark", "NVIDIA GB10 (DGX Spark)"),
+        ("Jetson Orin", "Jetson AGX Orin / Jetson Orin NX / Jetson Orin Nano"),
     ],
 )
 def test_a_gpu_is_understood_as_people_write_it(visit, typed, meant):

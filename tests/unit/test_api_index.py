@@ -260,3 +260,9 @@ def test_two_names_whose_origins_name_each_other_have_no_home():
     surfaces = {v: surface(v, {"pkg.a.Q": {**cls, "origin": "pkg.b.Q"}, "pkg.b.Q": {**cls, "origin": "pkg.a.Q"}}) for v in RELEASES}
     names = flat_names(build_index(surfaces, RELEASES))
     assert "a" not in names["pkg.a.Q"] and "a" not in names["pkg.b.Q"]
+
+
+def test_a_release_without_stubs_declares_the_private_names_its_parser_has():
+    surfaces = {v: surface(v, {"torch._g": builtin(INPUT)} if v == "1.1" else {}, {"torch": None}) for v in RELEASES}
+    statics = {"1.0": {"declared": {"torch": []}, "parser": {"_g": [[["input", False, None]]], "__and__": []}}}
+    assert flat_names(build_index(surfaces, RELEASES, statics))["torch._g"]["v"] == [0, 2]  # 1.0 has no stubs: its parser

@@ -175,8 +175,10 @@ def aliases(origins: dict[str, str], public: dict[str, Any]) -> dict[str, str]:
 
 
 def declared_private(static: dict[str, Any] | None) -> set[str]:
-    """The private names (one leading underscore) a release's stubs declare for `torch`, as full paths."""
-    names = (static or {}).get("declared", {}).get("torch", [])
+    """The private names (one leading underscore) a release's stubs declare for `torch`, as full paths; for a release
+    without stubs (1.0), those its argument parser has, which torch/__init__.py copies into `torch` all the same."""
+    static = static or {}
+    names = static.get("declared", {}).get("torch", []) or list(static.get("parser", {}))
     return {f"torch.{name}" for name in names if name.startswith("_") and not name.startswith("__")}
 
 
