@@ -64,6 +64,7 @@ def test_a_paste_gets_its_bounds_with_the_uses_that_set_them_and_their_entries(v
     assert link.get_attribute("href") == "../../reference/torch.nn.functional/#scaled_dot_product_attention"
     link.click()
     visit.page.wait_for_url("**/reference/torch.nn.functional/#scaled_dot_product_attention")
+    visit.page.locator("#scaled_dot_product_attention").wait_for(state="attached")  # the theme swaps the page in after the address
     assert visit.page.locator("#scaled_dot_product_attention").count() == 1
 
 
