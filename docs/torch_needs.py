@@ -9,7 +9,7 @@ removed, the uses that set each bound (file and line), and the uses it could not
 release given by --min lacks something the code uses, 2 for a usage error or an unreadable file or index.
 
 One file, Python 3.8+ standard library only. The checker page of the site answers with the same rules
-(docs/assets/checker.js); both pass the same cases (tests/checker/cases.json).
+(docs/assets/checker.js); both pass the same cases (tests/fixtures/checker_cases.json).
 
 What it follows: `import torch`, `import torch.nn as nn`, `from torch.nn import functional as F`, `from torch.x import y`,
 `F = torch.nn.functional`, attribute chains from those names (a class's members included) and the keyword arguments of
@@ -48,7 +48,7 @@ WHY = {
 }
 
 
-class IndexError_(ValueError):
+class UnusableIndex(ValueError):
     """An index that cannot be read or is not the atlas's API index."""
 
 
@@ -140,12 +140,12 @@ class Index:
 
     def __init__(self, document: object, where: str) -> None:
         if not isinstance(document, dict) or document.get("format") != 1:
-            raise IndexError_(f'{where}: not the atlas\'s API index (no "format": 1)')
+            raise UnusableIndex(f'{where}: not the atlas\'s API index (no "format": 1)')
         releases, names = document.get("releases"), document.get("names")
         if not isinstance(releases, list) or not releases or not all(isinstance(r, str) for r in releases):
-            raise IndexError_(f'{where}: "releases" must be a list of release names')
+            raise UnusableIndex(f'{where}: "releases" must be a list of release names')
         if not isinstance(names, dict) or not all(isinstance(leaves, dict) for leaves in names.values()):
-            raise IndexError_(f'{where}: "names" must map each module or class to its names')
+            raise UnusableIndex(f'{where}: "names" must map each module or class to its names')
         self.releases: list[str] = releases
         self.names: dict[str, dict] = names
         self.holders: dict[str, str] = {}  # a class's defining path -> the public path its members are recorded under
@@ -188,18 +188,18 @@ def load_index(where: str) -> Index:
             with urllib.request.urlopen(urllib.request.Request(where, headers={"Accept": "application/json"}), timeout=60) as response:
                 data = response.read(INDEX_LIMIT + 1)
         elif "://" in where:
-            raise IndexError_(f"{where}: an index is a file or an http(s) URL")
+            raise UnusableIndex(f"{where}: an index is a file or an http(s) URL")
         else:
             with open(where, "rb") as file:
                 data = file.read(INDEX_LIMIT + 1)
     except OSError as error:
-        raise IndexError_(f"{where}: cannot read the index ({error.strerror or error})") from None
+        raise UnusableIndex(f"{where}: cannot read the index ({error.strerror or error})") from None
     if len(data) > INDEX_LIMIT:
-        raise IndexError_(f"{where}: larger than {INDEX_LIMIT >> 20} MB, not the atlas's API index")
+        raise UnusableIndex(f"{where}: larger than {INDEX_LIMIT >> 20} MB, not the atlas's API index")
     try:
         document = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
-        raise IndexError_(f"{where}: not JSON ({error})") from None
+        raise UnusableIndex(f"{where}: not JSON ({error})") from None
     return Index(document, where)
 
 
@@ -525,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     try:
         index = load_index(options.index)
-    except IndexError_ as error:
+    except UnusableIndex as error:
         print(f"torch_needs.py: {error}", file=sys.stderr)
         return 2
     if options.min is not None and options.min not in index.releases:

@@ -1,6 +1,6 @@
 /* PyTorch Release Atlas: "which torch does my code need?" — pasted Python read in the browser against the site's API
    index. The rules are torch_needs.py's, function for function (tokens, Index, Reader, presentIn, ranges, answer), and
-   both pass the cases in tests/checker/cases.json. The code is only read: never run, never sent, and written back
+   both pass the cases in tests/fixtures/checker_cases.json. The code is only read: never run, never sent, and written back
    only as text (textContent). One pass over the text, no recursion: any paste ends in time linear in its length.
    `atlas.torchNeeds(document, files)` gives the answer as torch_needs.py --json does. */
 (function () {
