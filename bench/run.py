@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -429,32 +431,54 @@ LOOKUP_QUESTIONS = (
 )
 MOBILE_CPU_SLOWDOWN = 4  # Lighthouse's simulated mobile CPU
 BETWEEN_QUESTIONS_MS = 1000  # a person types for longer; the page's idle time is when the browser collects garbage
-ANSWER_TIME = """question => new Promise(resolve => {
-  const form = document.querySelector("form.atlas-lookup"), box = form.nextElementSibling;
-  form.querySelector("input").value = question;
+
+
+def timed_submit(form: str, fill: str) -> str:
+    """A page function of one argument (`value`) that fills the form `form` (the JavaScript `fill`, which sees `form`
+    and `value`), submits it, and resolves to the milliseconds until the answer box after the form changes."""
+    return f"""value => new Promise(resolve => {{
+  const form = document.querySelector("{form}"), box = form.nextElementSibling;
+  {fill}
   const started = performance.now();
-  new MutationObserver((_, observer) => { observer.disconnect(); resolve(performance.now() - started); })
-    .observe(box, {childList: true});
+  new MutationObserver((_, observer) => {{ observer.disconnect(); resolve(performance.now() - started); }})
+    .observe(box, {{childList: true}});
   form.requestSubmit();
-})"""
+}})"""
+
+
+ANSWER_TIME = timed_submit("form.atlas-lookup", 'form.querySelector("input").value = value;')
+
+
+@contextmanager
+def page_on(site: Path, port: int, path: str, ready: str) -> Iterator:
+    """A Chromium page on the served site at `path`, once `ready` (a selector) shows that its data is loaded."""
+    with serve(site.parent, port) as base_url, sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        page = browser.new_page()
+        page.goto(base_url + path, wait_until="load")
+        page.wait_for_selector(ready)
+        yield page
+        browser.close()
+
+
+def slow_cpu(page) -> None:
+    """Slow the page's CPU as Lighthouse's simulated phone's."""
+    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
+
+
+def idle_then(page, script: str, value: object) -> float:
+    """One timed answer, after the page sat idle for a second, as between a person's questions."""
+    page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
+    return page.evaluate(script, value)
 
 
 def lookup_figures(site: Path, port: int) -> Lookup:
     """Weigh the lookup's files and time its answers in Chromium with the CPU slowed 4x (the index already loaded), each
     question asked after the page sat idle for a second, as between a person's questions."""
     sizes = [_gzip_kb((site / "api" / name).read_bytes()) for name in ("api-index.json", "api-mentions.json")]
-    answers = []
-    with serve(site.parent, port) as base_url, sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        page = browser.new_page()
-        page.goto(base_url + "reference/?name=torch.load", wait_until="load")
-        page.wait_for_selector(".atlas-lookup-answer li")  # the index and mentions are loaded and prepared
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
-        for _ in range(3):
-            for question in LOOKUP_QUESTIONS:
-                page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
-                answers.append(page.evaluate(ANSWER_TIME, question))
-        browser.close()
+    with page_on(site, port, "reference/?name=torch.load", ".atlas-lookup-answer li") as page:  # index and mentions loaded
+        slow_cpu(page)
+        answers = [idle_then(page, ANSWER_TIME, question) for _ in range(3) for question in LOOKUP_QUESTIONS]
     return Lookup(*sizes, answers)
 
 
@@ -473,36 +497,21 @@ CHECKER_CODE = (
     "    def forward(self, q, k, v):\n        x = F.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
     "        return torch.load('w.pt', weights_only=True), nn.Linear(4, 4, bias=False)(x).sum()  # a comment\n"
 )
-CHECKER_TIME = """([size, text]) => new Promise(resolve => {
-  const form = document.querySelector("form.atlas-checker"), box = form.nextElementSibling;
-  form.querySelector("textarea").value = text.repeat(Math.ceil(size / text.length)).slice(0, size);
-  const started = performance.now();
-  new MutationObserver((_, observer) => { observer.disconnect(); resolve(performance.now() - started); })
-    .observe(box, {childList: true});
-  form.requestSubmit();
-})"""
+CHECKER_TIME = timed_submit(
+    "form.atlas-checker",
+    'const [size, text] = value; form.querySelector("textarea").value = text.repeat(Math.ceil(size / text.length)).slice(0, size);',
+)
 
 
 def checker_figures(site: Path, port: int) -> Checker:
     """Time the checker's answers in Chromium (the index already loaded), each paste after a second idle."""
-    with serve(site.parent, port) as base_url, sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        page = browser.new_page()
-        page.goto(base_url + "reference/needs/", wait_until="load")
+    with page_on(site, port, "reference/needs/", "form.atlas-checker textarea") as page:
         page.evaluate(CHECKER_TIME, [1000, CHECKER_CODE])
         page.wait_for_selector(".atlas-checker-answer p")  # the index is loaded
-        one_mb = []
-        for _ in range(3):
-            page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
-            one_mb.append(page.evaluate(CHECKER_TIME, [1_000_000, CHECKER_CODE]))
-        page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
-        ten_mb = page.evaluate(CHECKER_TIME, [10_000_000, CHECKER_CODE])
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
-        slowed = []
-        for _ in range(3):
-            page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
-            slowed.append(page.evaluate(CHECKER_TIME, [1_000_000, CHECKER_CODE]))
-        browser.close()
+        one_mb = [idle_then(page, CHECKER_TIME, [1_000_000, CHECKER_CODE]) for _ in range(3)]
+        ten_mb = idle_then(page, CHECKER_TIME, [10_000_000, CHECKER_CODE])
+        slow_cpu(page)
+        slowed = [idle_then(page, CHECKER_TIME, [1_000_000, CHECKER_CODE]) for _ in range(3)]
     return Checker(one_mb, slowed, ten_mb)
 
 
@@ -520,31 +529,18 @@ RESOLVER_MACHINES = (  # (GPU as typed, system, Python, driver)
     ("RTX 5090", "windows-x86_64", "3.13", ""),
     ("RX 7900 XTX", "linux-x86_64", "3.11", ""),
 )
-RESOLVER_TIME = """([gpu, os, python, driver]) => new Promise(resolve => {
-  const form = document.querySelector("form.atlas-resolver"), box = form.nextElementSibling;
-  form.elements.gpu.value = gpu; form.elements.os.value = os; form.elements.python.value = python; form.elements.driver.value = driver;
-  const started = performance.now();
-  new MutationObserver((_, observer) => { observer.disconnect(); resolve(performance.now() - started); })
-    .observe(box, {childList: true});
-  form.requestSubmit();
-})"""
+RESOLVER_TIME = timed_submit(
+    "form.atlas-resolver",
+    "[form.elements.gpu.value, form.elements.os.value, form.elements.python.value, form.elements.driver.value] = value;",
+)
 
 
 def resolver_figures(site: Path, port: int) -> Resolver:
     """Weigh the resolver's data and time its answers in Chromium with the CPU slowed 4x (the data already loaded)."""
     size = _gzip_kb((site / "api" / "compatibility.json").read_bytes())
-    answers = []
-    with serve(site.parent, port) as base_url, sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        page = browser.new_page()
-        page.goto(base_url + "will-it-run/?gpu=4090&os=linux-x86_64", wait_until="load")
-        page.wait_for_selector(".atlas-resolver-summary")  # the data is loaded
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": MOBILE_CPU_SLOWDOWN})
-        for _ in range(3):
-            for machine_ in RESOLVER_MACHINES:
-                page.wait_for_timeout(BETWEEN_QUESTIONS_MS)
-                answers.append(page.evaluate(RESOLVER_TIME, list(machine_)))
-        browser.close()
+    with page_on(site, port, "will-it-run/?gpu=4090&os=linux-x86_64", ".atlas-resolver-summary") as page:  # data loaded
+        slow_cpu(page)
+        answers = [idle_then(page, RESOLVER_TIME, list(machine_)) for _ in range(3) for machine_ in RESOLVER_MACHINES]
     return Resolver(size, answers)
 
 
