@@ -14,15 +14,6 @@
     defaultChanged: "Parameter default was changed",
   };
   const PRIVATE = /(^|\.)_/;
-  let loaded = null;
-
-  function load(form) {
-    if (!loaded) {
-      loaded = fetch(form.dataset.index).then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); });
-      loaded.catch(function () { loaded = null; });
-    }
-    return loaded;
-  }
 
   function inside(spans, at) {
     let inside = false;
@@ -132,7 +123,7 @@
       const offered = function (select) { return Array.from(select.options).map(function (o) { return o.value; }); };
       const run = function (write) {
         box.setAttribute("aria-busy", "true");
-        load(form).then(function (index) {
+        atlas.json(form.dataset.index).then(function (index) {
           const from = index.releases.indexOf(pick.from.value), to = index.releases.indexOf(pick.to.value);
           box.removeAttribute("aria-busy");
           if (from < 0 || to < 0) { box.textContent = atlas.text("The API index could not be loaded."); return; }

@@ -3,7 +3,7 @@
    interface text of the page's language (the Chinese pages load their words first, as `window.atlasWords`);
    `atlas.own`, with which the scripts read a plain object at a key that may come from the address; and
    `atlas.readParams` / `atlas.writeParams`, which keep a page's choices in its address; `atlas.referenceLink`, where
-   the reference lists a name.
+   the reference lists a name; and `atlas.json`, a site file fetched once.
    Whatever the address holds (?sort=__proto__, #%) is data: a value no control offers is ignored, never thrown on,
    and never looked up as one of an object's inherited properties. */
 (function () {
@@ -30,6 +30,7 @@
     readParams: readParams,
     writeParams: writeParams,
     referenceLink: referenceLink,
+    json: json,
   };
   const atlas = window.atlas;
 
@@ -45,6 +46,17 @@
       return null;
     }
     return document.getElementById(id);
+  }
+
+  // The site's JSON file at `url`, fetched once per page view (a failed fetch is tried again on the next call).
+  const fetched = new Map();
+  function json(url) {
+    if (!fetched.has(url)) {
+      const found = fetch(url).then(function (r) { if (!r.ok) { throw new Error(url); } return r.json(); });
+      found.catch(function () { fetched.delete(url); });
+      fetched.set(url, found);
+    }
+    return fetched.get(url);
   }
 
   // Where the reference lists a name: its module's page at its anchor, or, for a class's member, the page of the module

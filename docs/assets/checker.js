@@ -400,15 +400,10 @@
 
   const element = atlas.element;
   const SHOWN = 200; // uses and unchecked lines listed at most; the counts say how many there are
-  let loaded = null;
+  let prepared = null;  // the Index made of the loaded index, once
 
   function load(form) {
-    if (!loaded) {
-      loaded = fetch(form.dataset.index).then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
-        .then(function (document) { return new Index(document); });
-      loaded.catch(function () { loaded = null; });
-    }
-    return loaded;
+    return atlas.json(form.dataset.index).then(function (document) { return prepared || (prepared = new Index(document)); });
   }
 
   function label(use) { return use.keyword ? use.name + "(" + use.keyword + "=)" : use.name; }

@@ -12,8 +12,7 @@
 
   function load(form) {
     if (!loaded) {
-      const get = function (url) { return fetch(url).then(function (r) { if (!r.ok) { throw new Error(url); } return r.json(); }); };
-      loaded = Promise.all([get(form.dataset.index), get(form.dataset.mentions), get(form.dataset.features)]).then(function (found) {
+      loaded = Promise.all([atlas.json(form.dataset.index), atlas.json(form.dataset.mentions), atlas.json(form.dataset.features)]).then(function (found) {
         const data = prepare(found[0], found[1].names);
         data.deprecated = found[1].deprecated || {};
         data.features = found[2].features;

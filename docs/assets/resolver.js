@@ -9,15 +9,6 @@
   "use strict";
 
   const FIELDS = ["gpu", "os", "python", "driver"];
-  let loaded = null;
-
-  function load(url) {
-    if (!loaded) {
-      loaded = fetch(url).then(function (r) { if (!r.ok) { throw new Error(url); } return r.json(); });
-      loaded.catch(function () { loaded = null; });
-    }
-    return loaded;
-  }
 
   const atlas = window.atlas;
   const node = atlas.element;
@@ -372,7 +363,7 @@
       const box = form.nextElementSibling;
       const up = form.dataset.up || "";
       const run = function (write) {
-        load(form.dataset.compatibility).then(function (data) {
+        atlas.json(form.dataset.compatibility).then(function (data) {
           const gpu = readGpu(form.elements.gpu.value, data.gpus, data.amd_gpus);
           const driver = form.elements.driver.value.trim();
           if (gpu === undefined) {
