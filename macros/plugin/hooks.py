@@ -58,6 +58,7 @@ class AtlasBuild:
     preview: Preview | None = None
     nav: Navigation | None = None  # of the current build
     page_files: frozenset[str] = frozenset()  # every page written, for the edition sitemaps
+    search_entries: dict[tuple, list[dict]] = field(default_factory=dict)  # by section, from the build before
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -117,7 +118,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 @event_priority(100)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add every generated page and file to the build; let the search index read pages without code token spans."""
-    index_lightly(config.plugins["material/search"].search_index)
+    index_lightly(config.plugins["material/search"].search_index, atlas.search_entries)
     files = without_absent_editions(files, atlas.languages)
     generated = {**atlas.site.pages, **atlas.site.files}
     if atlas.preview is not None:

@@ -58,10 +58,10 @@ def _page_and_search_settings(docs: Path) -> tuple[Page, dict]:
     return page, dict(config.plugins["material/search"].config)
 
 
-def _entries(page: Page, settings: dict, *, lightly: bool) -> list[dict]:
+def _entries(page: Page, settings: dict, *, lightly: bool, remembered: dict | None = None) -> list[dict]:
     index = SearchIndex(**settings)
     if lightly:
-        index_lightly(index)
+        index_lightly(index, {} if remembered is None else remembered)
     index.add_entry_from_context(page)
     return index.entries
 
@@ -79,3 +79,21 @@ def test_a_code_block_with_other_spans_stays_whole():
     block = '<pre><span id="line-1"></span><code><span class="k">def</span> f(): pass</code></pre>'
     assert without_inert_tags(f"<p>x</p>{block}") == f"<p>x</p>{block}"
     assert without_inert_tags('<pre><code><span class="k">def</span> f</code></pre>') == "<pre><code>def f</code></pre>"
+
+
+def test_a_rebuild_gives_unchanged_sections_their_entries_of_before(tmp_path):
+    page, settings = _page_and_search_settings(tmp_path)
+    material = _entries(page, settings, lightly=False)
+    remembered: dict = {}
+    assert _entries(page, settings, lightly=True, remembered=remembered) == material
+    assert len(remembered) == len(material)
+    # the next build takes each section's entry from what the build before left, not from Material again
+    first_key = next(key for key in remembered if key[1] is None)
+    remembered[first_key] = [{**remembered[first_key][0], "text": "given again"}]
+    again = _entries(page, settings, lightly=True, remembered=remembered)
+    assert again[0]["text"] == "given again" and again[1:] == material[1:]
+    # a section whose text changed is made anew, and the build after remembers only this build's sections
+    page.content = page.content.replace("Text with", "Other text with")
+    changed = _entries(page, settings, lightly=True, remembered=remembered)
+    assert changed[0]["text"].startswith("<p>Other text with") and changed[1:] == material[1:]
+    assert len(remembered) == len(material)
