@@ -82,9 +82,18 @@ def schema_files() -> dict[str, str]:
     return {urls.schema_file(path.name): path.read_text(encoding="utf-8") for path in sorted(SCHEMA_DIR.glob("*.schema.json"))}
 
 
-def atom_feed(atlas: Atlas, *, site_url: str, patches: dict[str, list[tuple[str, str]]] | None = None, checked: str = "") -> str:
+def atom_feed(
+    atlas: Atlas,
+    *,
+    site_url: str,
+    patches: dict[str, list[tuple[str, str]]] | None = None,
+    checked: str = "",
+    notes: dict[str, str] | None = None,
+) -> str:
     """An Atom 1.0 feed with one entry per release and per patch release on PyPI (`patches`: X.Y -> [(X.Y.Z, day)]),
-    newest first; its subtitle says which release is the newest covered and when PyPI was last read (`checked`)."""
+    newest first, each entry's summary ending with what changed in its builds (`notes`, by version); its subtitle says
+    which release is the newest covered and when PyPI was last read (`checked`)."""
+    notes = notes or {}
     ET.register_namespace("", ATOM_NS)
 
     def add(parent: ET.Element, tag: str, text: str | None = None, **attributes: str) -> ET.Element:
@@ -120,7 +129,7 @@ def atom_feed(atlas: Atlas, *, site_url: str, patches: dict[str, list[tuple[str,
         add(entry, "link", href=page_url, rel="alternate", type="text/html")
         add(entry, "updated", f"{day}T00:00:00Z")
         add(entry, "published", f"{day}T00:00:00Z")
-        add(entry, "summary", summary, type="text")
+        add(entry, "summary", f"{summary} {notes[version]}" if version in notes else summary, type="text")
     ET.indent(feed)
     return ET.tostring(feed, encoding="unicode", xml_declaration=True) + "\n"
 

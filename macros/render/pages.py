@@ -35,6 +35,7 @@ from macros.views.builds import (
     PLATFORM_NAMES,
     builds_json,
     compatibility_json,
+    feed_notes,
     patch_releases,
     release_builds,
     resolver_choices,
@@ -231,6 +232,7 @@ def _tool_files(
             site_url=site_url,
             patches={version: [(patch.version, patch.date) for patch in found] for version, found in patches.items()},
             checked=builds.read["date"] if builds else "",
+            notes=feed_notes(atlas, builds, patches) if builds else None,
         ),
         **exports.schema_files(),
     }

@@ -4,6 +4,7 @@ every build of its wheel index."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
 
@@ -227,6 +228,35 @@ def _wheels_changed(before: dict[str, list[str]], after: dict[str, list[str]]) -
         if had != has:
             changed.append((platform, tuple(sorted(has - had, key=python_key)), tuple(sorted(had - has, key=python_key))))
     return tuple(changed)
+
+
+def feed_notes(atlas: Atlas, builds: Builds, patches: dict[str, list[PatchRelease]]) -> dict[str, str]:
+    """What changed in the builds, by the release whose feed entry tells it: a feature release's builds recorded on
+    PyTorch's wheel index against those of the last release before it with builds recorded (a build not recorded is
+    not said to be gone: the records of some releases are partial), and a patch release's wheels on PyPI against the
+    patch release before it (PyPI's listing is whole)."""
+    notes, before = {}, None
+    for release in atlas.releases:
+        variants = list(dict.fromkeys(build.variant for build in release_builds(builds, release.version)))
+        if variants and before is not None:
+            version, had = before
+            parts = [f"recorded for {release.version}, not for {version}: {', '.join(v for v in variants if v not in had)}"]
+            parts += [f"recorded for {version}, not for {release.version}: {', '.join(v for v in had if v not in variants)}"]
+            parts = [part for part in parts if not part.endswith(": ")]
+            if parts:
+                notes[release.version] = f"Builds on PyTorch's wheel index {'; '.join(parts)}."
+        before = (release.version, variants) if variants else before
+        found = patches.get(release.version, [])
+        for earlier, patch in itertools.pairwise(found):
+            changes: dict[tuple[str, str], list[str]] = {}
+            for platform, added, dropped in patch.changed:
+                for pythons, verb in ((added, "added"), (dropped, "dropped")):
+                    if pythons:
+                        changes.setdefault((", ".join(pythons), verb), []).append(PLATFORM_NAMES[platform])
+            if changes:
+                told = "; ".join(f"Python {pythons} {verb} on {', '.join(names)}" for (pythons, verb), names in changes.items())
+                notes[patch.version] = f"Wheels on PyPI since {earlier.version}: {told}."
+    return notes
 
 
 def resolver_choices(builds: Builds) -> tuple[dict[str, str], list[str]]:

@@ -226,6 +226,15 @@ def test_atom_feed_is_valid_and_advertised(built_site):
     patches = [e for e in feed.entries if e.title.endswith("(patch release)")]
     assert "PyTorch 2.14.1 (patch release)" in [e.title for e in patches]  # patch releases appear as they reach PyPI
     assert all(re.search(r"/releases/\d+\.\d+/#patch-\d+-\d+-[1-9]\d*$", e.link) for e in patches)
+    # an entry tells what changed in the builds: a patch release's wheels from PyPI's listing, a release's recorded builds
+    summaries = {e.title.split(":")[0]: e.summary for e in feed.entries}
+    assert summaries["PyTorch 2.12.1 (patch release)"].endswith(
+        "Wheels on PyPI since 2.12.0: Python 3.13t dropped on Linux (x86_64), Linux (ARM64), Windows (x86_64), macOS (Apple silicon)."
+    )
+    assert (
+        "Builds on PyTorch's wheel index recorded for 2.14, not for 2.13: rocm7.14; recorded for 2.13, not for 2.14: rocm7.1."
+        in (summaries["PyTorch 2.14"])
+    )
     dates = [e.updated for e in feed.entries]
     assert dates == sorted(dates, reverse=True)
     checked = json.loads((REAL_DATA / "builds" / "pypi.json").read_text(encoding="utf-8"))["read"]["date"]
