@@ -1,6 +1,6 @@
 /* PyTorch Release Atlas: "Will it run on my machine?" — answered in the browser from /api/compatibility.json.
    For a GPU (an NVIDIA name, model number or compute capability; an AMD name or LLVM target, which the ROCm builds
-   answer), an operating system, a Python and a driver, every
+   answer; an Intel name or family, which the XPU builds answer), an operating system, a Python and a driver, every
    feature release, newest first: the newest X.Y.Z with a wheel for that Python there, and the best of its builds
    (PyPI's and its wheel index's) that carries code for the GPU and can run on the driver, with the command that
    installs it; or why none does. Writes with textContent only; keeps the
@@ -88,14 +88,46 @@
     return found ? { amd: true, gfx: found.gfx, label: atlas.text("{name}, LLVM target {gfx}", { name: found.name, gfx: found.gfx }) } : null;
   }
 
+  // An Intel GPU's name as people write it, without the maker's and brand's words: "Intel Arc A770 Graphics", "Arc A770"
+  // and "a770" are all "a770"; "Intel Data Center GPU Max 1550" is "max1550".
+  function plainIntelName(text) {
+    return text.toLowerCase().replace(/\((r|tm)\)|[®™]/g, "").replace(/\b(intel|arc|graphics|gpu|data|center)\b/g, "").replace(/[^a-z0-9]/g, "");
+  }
+
+  // The Intel GPU a reader means: a GPU of that name (or the only one whose name is that model after family letters:
+  // "1550" is the Max 1550), or a family by its name or code name ("Lunar Lake", "Arc B-Series"; "Meteor Lake" is the
+  // Meteor Lake-H the pages name) -> {intel: true, family, label}; else null.
+  function intelGpu(value, intel) {
+    const wanted = plainIntelName(value);
+    if (!wanted || !intel) { return null; }
+    const of = function (id, name) {
+      const family = intel.families.find(function (f) { return f.id === id; });
+      const familyLabel = atlas.text("{name} ({codename})", { name: family.name, codename: family.codename });
+      return { intel: true, family: id, familyLabel: familyLabel, label: name ? atlas.text("{name} ({codename})", { name: name, codename: family.codename }) : familyLabel };
+    };
+    const exact = intel.gpus.find(function (gpu) { return plainIntelName(gpu.name) === wanted; });
+    if (exact) { return of(exact.family, exact.name); }
+    const ends = intel.gpus.filter(function (gpu) {
+      const name = plainIntelName(gpu.name);
+      return name.length > wanted.length && name.endsWith(wanted) && /^[a-z]+$/.test(name.slice(0, name.length - wanted.length));
+    });
+    if (ends.length === 1) { return of(ends[0].family, ends[0].name); }
+    const kin = intel.families.find(function (f) {
+      const code = plainIntelName(f.codename);
+      return plainIntelName(f.name) === wanted || code === wanted || code === wanted + "h";
+    });
+    return kin ? of(kin.id, "") : null;
+  }
+
   // A GPU's name in any common spelling, "8.6", "sm_86" or "86" -> {arch: 86, label}; an AMD GPU's name or target ->
-  // {amd: true, gfx, label}; null when empty, undefined when not understood.
-  function readGpu(text, gpus, amdGpus) {
+  // {amd: true, gfx, label}; an Intel GPU's name or family -> {intel: true, family, label}; null when empty, undefined
+  // when not understood.
+  function readGpu(text, gpus, amdGpus, intel) {
     const value = text.trim();
     if (!value) { return null; }
     const named = namedGpu(value, gpus);
-    const amd = named ? null : amdGpu(value, amdGpus || []);
-    if (amd) { return amd; }
+    const other = named ? null : amdGpu(value, amdGpus || []) || intelGpu(value, intel);
+    if (other) { return other; }
     const capability = named ? named.compute_capability : value.replace(/^sm_?/i, "");
     const parts = /^(\d{1,2})\.(\d)$/.exec(capability) || /^(\d{1,2})(\d)$/.exec(capability);
     if (!parts) { return undefined; }
@@ -262,6 +294,7 @@
       return verdict;
     }
     if (ask.gpu.amd) { return judgeAmd(release, version, ask, verdict); }
+    if (ask.gpu.intel) { return judgeIntel(data, release, version, ask, verdict); }
     const builds = cudaBuilds(data, release, version, ask.os);
     if (!builds.length) {  // the build lists are not complete for every platform: not known, rather than "does not run"
       verdict.runs = null;
@@ -293,6 +326,35 @@
     verdict.build = judged[0].runs === false ? null : judged[0].build;
     verdict.reasons = verdict.reasons.concat(judged[0].reasons);
     verdict.others = judged.slice(1);
+    return verdict;
+  }
+
+  // A release's verdict for an Intel GPU: whether the release's "Getting Started on Intel GPU" page names the GPU's
+  // family among those its XPU build is validated on for the platform. A family it does not name is not known to run,
+  // rather than said to fail: the page names what was validated.
+  function judgeIntel(data, release, version, ask, verdict) {
+    const xpu = (release.builds || []).find(function (b) {
+      return b.variant === "xpu" && b.platforms.indexOf(ask.os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0);
+    });
+    const values = { platform: ask.platform, family: ask.gpu.familyLabel };
+    verdict.runs = null;
+    if (!xpu) {
+      verdict.build = null;
+      verdict.reasons.push(atlas.text("no XPU build of it for {platform} is recorded here", values));
+      return verdict;
+    }
+    verdict.build = { variant: "xpu", index: xpu.index, pypi: false, channel: xpu.channel };
+    const page = own(data.intel.releases, release.release);
+    if (!page) {
+      verdict.reasons.push(atlas.text("its XPU build (xpu): the Intel GPUs it is validated on are not recorded here", values));
+    } else if ((own(page, ask.os) || []).indexOf(ask.gpu.family) >= 0) {
+      verdict.runs = true;
+      verdict.reasons.push(atlas.text("its XPU build (xpu) is validated on the {family} on {platform}, as the release's Getting Started on Intel GPU page states", values));
+    } else if ((page.client || []).indexOf(ask.os) >= 0 && ask.gpu.family !== "ponte-vecchio") {
+      verdict.reasons.push(atlas.text("its XPU build (xpu) is validated on Intel client GPUs on {platform}, as the release's Getting Started on Intel GPU page states without naming products", values));
+    } else {
+      verdict.reasons.push(atlas.text("the release's Getting Started on Intel GPU page does not name the {family} among the GPUs its XPU build (xpu) is validated on for {platform}", values));
+    }
     return verdict;
   }
 
@@ -364,10 +426,10 @@
       const up = form.dataset.up || "";
       const run = function (write) {
         atlas.json(form.dataset.compatibility).then(function (data) {
-          const gpu = readGpu(form.elements.gpu.value, data.gpus, data.amd_gpus);
+          const gpu = readGpu(form.elements.gpu.value, data.gpus, data.amd_gpus, data.intel);
           const driver = form.elements.driver.value.trim();
           if (gpu === undefined) {
-            box.replaceChildren(node("p", atlas.text("Give an NVIDIA GPU by its name or model number (RTX 4090, 4090, H100) or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it); or an AMD GPU by its name (RX 7900 XTX, MI300X) or its LLVM target, such as gfx1100 (rocminfo prints it).")));
+            box.replaceChildren(node("p", atlas.text("Give an NVIDIA GPU by its name or model number (RTX 4090, 4090, H100) or by its compute capability, such as 8.6 (nvidia-smi --query-gpu=compute_cap --format=csv prints it); or an AMD GPU by its name (RX 7900 XTX, MI300X) or its LLVM target, such as gfx1100 (rocminfo prints it); or an Intel GPU by its name or family (Arc B580, Max 1550, Lunar Lake).")));
             return;
           }
           if (driver && !/^\d{3}(\.\d{1,3}){0,2}$/.test(driver)) {
@@ -375,7 +437,7 @@
             return;
           }
           const os = form.elements.os.value;
-          const ask = { gpu: gpu, os: os, platform: own(data.platforms, os), python: form.elements.python.value, driver: gpu && gpu.amd ? "" : driver };
+          const ask = { gpu: gpu, os: os, platform: own(data.platforms, os), python: form.elements.python.value, driver: gpu && (gpu.amd || gpu.intel) ? "" : driver };
           show(data, box, ask, up);
           if (write) { remember(form); }
         }, function () { box.textContent = atlas.text("The compatibility data could not be loaded."); });

@@ -41,6 +41,7 @@ class Builds:
     variants: dict  # data/builds/variants.yaml as written: every build of every feature release, with its sources
     requirements: dict  # data/builds/requirements.json: project -> X.Y.Z -> {"wheel", "triton" or "torch": [lines]}
     amd: dict  # data/builds/amd.yaml as written: AMD's GPUs with their LLVM (gfx) targets
+    intel: dict  # data/builds/intel.yaml as written: Intel's GPUs, their families and the releases validated on them
 
     @property
     def gpus(self) -> tuple[Gpu, ...]:
@@ -105,6 +106,7 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
     requirements = _read(folder / "requirements.json", data_dir, "requirements.schema.json", errors, remembered)
     variants = _read(folder / "variants.yaml", data_dir, "variants.schema.json", errors, remembered, yaml=True, check=_variant_errors)
     amd = _read(folder / "amd.yaml", data_dir, "amd.schema.json", errors, remembered, yaml=True, check=_amd_errors)
+    intel = _read(folder / "intel.yaml", data_dir, "intel.schema.json", errors, remembered, yaml=True, check=_intel_errors)
     wheels = {}
     for path in sorted((folder / "wheels").glob("*.json")):
         measured = _read(path, data_dir, "wheel.schema.json", errors, remembered)
@@ -115,11 +117,11 @@ def load_builds(data_dir: Path, remembered: Remembered | None = None) -> Builds 
             wheels[path.stem] = measured
     if errors:
         raise DataErrors(errors)
-    parts = (pypi, nvidia, install, variants, requirements, amd, *wheels.values())  # each the same object while its bytes are
+    parts = (pypi, nvidia, install, variants, requirements, amd, intel, *wheels.values())  # each the same object while its bytes are
     return remembered.get(  # so the same Builds while no file changed, and what is made from it need not be made again
         "builds",
         (tuple(wheels), *map(Same, parts)),
-        lambda: Builds(pypi["projects"], pypi["read"], wheels, nvidia, install, variants, requirements, amd),
+        lambda: Builds(pypi["projects"], pypi["read"], wheels, nvidia, install, variants, requirements, amd, intel),
     )
 
 
@@ -136,6 +138,25 @@ def _amd_errors(document: YamlDocument, name: str) -> list[DataError]:
     """Every source id a GPU cites is one the file lists."""
     cited = [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(document.data["gpus"])]
     return _unlisted_sources(document, name, cited)
+
+
+def _intel_errors(document: YamlDocument, name: str) -> list[DataError]:
+    """Every source id cited is one the file lists, and every family named (by a GPU or a release) is one it lists."""
+    intel = document.data
+    cited = [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(intel["gpus"])]
+    cited += [(("releases", release, "source"), entry["source"]) for release, entry in intel["releases"].items()]
+    families = {family["id"] for family in intel["families"]}
+    named = [(("gpus", index, "family"), gpu["family"]) for index, gpu in enumerate(intel["gpus"])]
+    for release, entry in intel["releases"].items():
+        for platform in ("linux-x86_64", "windows-x86_64"):
+            named += [(("releases", release, platform, index), family) for index, family in enumerate(entry.get(platform, ()))]
+    listed = ", ".join(sorted(families))
+    unknown = [
+        DataError(name, f"family '{family}' is not one of the listed families ({listed})", document.line_of(path), path)
+        for path, family in named
+        if family not in families
+    ]
+    return _unlisted_sources(document, name, cited) + unknown
 
 
 def _unlisted_sources(document: YamlDocument, name: str, cited: list[tuple[tuple, str]]) -> list[DataError]:

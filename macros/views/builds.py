@@ -299,9 +299,20 @@ def compatibility_json(atlas: Atlas, builds: Builds, patches: dict[str, list[Pat
         "minor_version_compatibility": nvidia["minor_version_compatibility"]["series"],
         "gpus": [{"name": gpu.name, "compute_capability": gpu.compute_capability} for gpu in builds.gpus],
         "amd_gpus": [{"name": gpu["name"], "gfx": gpu["gfx"]} for gpu in builds.amd["gpus"]],
+        "intel": _intel_facts(builds.intel),
         "platforms": PLATFORM_NAMES,
     }
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _intel_facts(intel: dict) -> dict:
+    """Intel's GPUs and families, and per release the families its XPU build is validated on, its page by URL."""
+    urls_of = {source["id"]: source["url"] for source in intel["sources"]}
+    return {
+        "families": intel["families"],
+        "gpus": [{"name": gpu["name"], "family": gpu["family"]} for gpu in intel["gpus"]],
+        "releases": {release: {**entry, "source": urls_of[entry["source"]]} for release, entry in intel["releases"].items()},
+    }
 
 
 def _official_commands(commands: dict) -> dict[str, str]:
@@ -318,7 +329,7 @@ def builds_json(atlas: Atlas, builds: Builds, patches: dict[str, list[PatchRelea
     records, matching = [], {}
     for release in atlas.newest_first:
         for build in release_builds(builds, release.version):
-            records += [_build_record(release.version, build, platform, drivers) for platform in build.platforms]
+            records += [_build_record(release.version, build, platform, drivers, builds.intel) for platform in build.platforms]
         for patch in reversed(patches[release.version]):
             if patch.matching and patch.matching.measured:
                 companions = {project: [_match_facts(match) for match in found] for project, found in patch.matching.companions.items()}
@@ -332,8 +343,9 @@ def builds_json(atlas: Atlas, builds: Builds, patches: dict[str, list[PatchRelea
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
-def _build_record(release: str, build: Build, platform: str, drivers: dict[str, dict]) -> dict:
-    """One build of a release on one platform, as /api/builds.json gives it."""
+def _build_record(release: str, build: Build, platform: str, drivers: dict[str, dict], intel: dict) -> dict:
+    """One build of a release on one platform, as /api/builds.json gives it (an XPU build with the Intel GPU families
+    its release's page validates it on there, from data/builds/intel.yaml)."""
     record: dict = {"release": release, "variant": build.variant, "platform": platform, "index_url": build.index_url}
     record["pypi_default"] = platform in build.pypi
     record |= {"channel": build.channel} if build.channel else {}
@@ -346,6 +358,10 @@ def _build_record(release: str, build: Build, platform: str, drivers: dict[str, 
     if build.gpu:
         gpu = {"targets": list(build.gpu["targets"]), "known": build.gpu["known"], "sources": [source.url for source in build.gpu_sources]}
         record["gpu_code"] = gpu | ({"note": build.gpu["note"]} if "note" in build.gpu else {})
+    page = intel["releases"].get(release) if build.kind == "xpu" else None
+    if page and (platform in page or platform in page.get("client", ())):
+        source = next(source["url"] for source in intel["sources"] if source["id"] == page["source"])
+        record["validated_on"] = {"families": page.get(platform, []), "client": platform in page.get("client", ()), "source": source}
     record["sources"] = [{"url": source.url, "title": source.title} for source in build.sources]
     return record
 

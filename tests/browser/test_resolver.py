@@ -166,6 +166,17 @@ def test_an_error_page_opens_the_resolver_with_the_gpu_of_its_message(visit):
     assert "Oldest release that runs: PyTorch 2.7 (2.7.1)" in visit.page.inner_text(".atlas-resolver-summary")
 
 
+def _answered(visit, machine: dict, newest: tuple[str, str], oldest: str, command: str):
+    """Open the resolver on a machine, check its newest (feature release, version) and oldest release that runs and the
+    command of the newest; the newest's verdict."""
+    visit.open("will-it-run/?" + urlencode(machine))
+    summary = visit.page.wait_for_selector(".atlas-resolver-summary").inner_text()
+    assert summary.startswith(f"Newest release that runs: PyTorch {newest[0]} ({newest[1]}). Oldest release that runs: {oldest}.")
+    verdict = visit.page.locator(".atlas-resolver-releases > li").filter(has_text=f"PyTorch {newest[1]}:")
+    assert verdict.locator(".atlas-resolver-command").inner_text() == command
+    return verdict
+
+
 @pytest.mark.parametrize(
     ("typed", "target", "oldest"),
     [
@@ -176,14 +187,9 @@ def test_an_error_page_opens_the_resolver_with_the_gpu_of_its_message(visit):
     ],
 )
 def test_an_amd_gpu_is_answered_by_the_rocm_builds_compiled_for_its_target(visit, typed, target, oldest):
-    visit.open("will-it-run/?" + urlencode({"gpu": typed, "os": "linux-x86_64", "python": "3.11"}))
-    summary = visit.page.wait_for_selector(".atlas-resolver-summary").inner_text()
-    assert summary.startswith(f"Newest release that runs: PyTorch 2.14 (2.14.1). Oldest release that runs: {oldest}.")
-    newest = visit.page.locator(".atlas-resolver-releases > li").filter(has_text="PyTorch 2.14.1:")
-    assert (
-        newest.locator(".atlas-resolver-command").inner_text()
-        == "pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/rocm7.14"
-    )
+    machine = {"gpu": typed, "os": "linux-x86_64", "python": "3.11"}
+    command = "pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/rocm7.14"
+    newest = _answered(visit, machine, ("2.14", "2.14.1"), oldest, command)
     assert f"its ROCm 7.14 build (rocm7.14) was compiled for {target}, among " in newest.inner_text()
     unlisted = visit.page.locator(".atlas-resolver-releases > li").filter(has_text="PyTorch 2.13.0:").inner_text()
     assert "the GPU targets it was compiled for are not recorded here" in unlisted  # 2.13's list was not confirmed
@@ -195,3 +201,43 @@ def test_an_amd_gpu_off_linux_is_not_claimed_to_run(visit):
     summary = visit.page.wait_for_selector(".atlas-resolver-summary").inner_text()
     assert summary == "No build of any PyTorch release runs on this machine as described."
     assert "no ROCm build of it for Windows (x86_64) is recorded here" in visit.page.inner_text(".atlas-resolver-answer")
+
+
+@pytest.mark.parametrize(
+    ("typed", "os", "label", "oldest"),
+    [
+        ("Arc B580", "linux-x86_64", "Intel Arc B-Series Graphics (Battlemage)", "PyTorch 2.7 (2.7.1)"),
+        ("Intel(R) Arc(TM) A770 Graphics", "windows-x86_64", "Intel Arc A-Series Graphics (Alchemist)", "PyTorch 2.7 (2.7.1)"),
+        (
+            "Lunar Lake",
+            "windows-x86_64",
+            "Intel Core Ultra Mobile Processors (Series 2) with Intel Arc Graphics (Lunar Lake)",
+            "PyTorch 2.7 (2.7.1)",
+        ),
+        (
+            "B390",
+            "linux-x86_64",
+            "Intel Core Ultra Mobile Processors (Series 3) with Intel Arc Graphics (Panther Lake)",
+            "PyTorch 2.10 (2.10.0)",
+        ),
+        ("Max 1550", "linux-x86_64", "Intel Data Center GPU Max Series (Ponte Vecchio)", "PyTorch 2.5 (2.5.1)"),
+    ],
+)
+def test_an_intel_gpu_is_answered_by_the_families_each_xpu_build_is_validated_on(visit, typed, os, label, oldest):
+    command = "pip install torch==2.15.0 --index-url https://download.pytorch.org/whl/xpu"
+    newest = _answered(visit, {"gpu": typed, "os": os, "python": "3.11"}, ("2.15", "2.15.0"), oldest, command)
+    assert f"its XPU build (xpu) is validated on the {label} on " in newest.inner_text()
+    if label.startswith("Intel Arc A") or label.endswith("(Lunar Lake)"):  # 2.5 and 2.6 name client GPUs, no products
+        assert "without naming products" in _verdict(visit, "2.6.0")
+    assert not visit.console_errors
+
+
+def test_an_intel_gpu_its_release_does_not_name_is_not_claimed_to_run(visit):
+    visit.open("will-it-run/?" + urlencode({"gpu": "Max 1550", "os": "windows-x86_64", "python": "3.11"}))
+    summary = visit.page.wait_for_selector(".atlas-resolver-summary").inner_text()
+    assert summary == "No build of any PyTorch release runs on this machine as described."
+    assert (
+        "does not name the Intel Data Center GPU Max Series (Ponte Vecchio) among the GPUs its XPU build (xpu) is validated on for "
+        "Windows (x86_64)" in _verdict(visit, "2.15.0")
+    )
+    assert "no XPU build of it for Windows (x86_64) is recorded here" in _verdict(visit, "2.4.1")

@@ -135,3 +135,19 @@ def test_the_builds_file_for_tools_has_one_record_per_release_build_and_platform
     assert records["2.14", "cu130", "linux-x86_64"]["pypi_default"] and not pascal["pypi_default"]
     assert ("2.15", "cu126", "linux-x86_64") not in records
     assert document["must_match"]["2.13.0"]["torchvision"] == [{"version": "0.28.0", "requirement": "torch (==2.13.0)", "pinned": True}]
+    # an XPU build says which Intel GPU families its release's page validates it on, there
+    assert records["2.10", "xpu", "windows-x86_64"]["validated_on"]["families"][-1] == "panther-lake"
+    assert "ponte-vecchio" not in records["2.10", "xpu", "windows-x86_64"]["validated_on"]["families"]
+    assert records["2.6", "xpu", "linux-x86_64"]["validated_on"] == {
+        "families": ["ponte-vecchio"],
+        "client": True,
+        "source": "https://docs.pytorch.org/docs/2.6/_sources/notes/get_start_xpu.rst.txt",
+    }
+
+
+def test_the_will_it_run_page_documents_the_builds_file_for_tools(built_site):
+    for prefix in ("", "zh/"):
+        links = [e.attrs["href"] for e in parse(built_site.page(f"{prefix}will-it-run/")).elements if e.tag == "a" and "href" in e.attrs]
+        up = "../../" if prefix else "../"
+        assert f"{up}api/builds.json" in links and f"{up}api/builds.schema.json" in links, prefix
+    assert (built_site.files / "api" / "builds.schema.json").is_file()

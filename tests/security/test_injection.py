@@ -67,6 +67,7 @@ PAYLOAD_LABEL = "{{ lipsum.__globals__['os'].makedirs('pwned') }} `</title><scri
 PAYLOAD_RESULT = '<script>alert(91)</script> {{ config }} --8<-- "mkdocs.yml"'
 PAYLOAD_COMMAND = 'pip install torch==2.0.0 "</code><script>alert(92)</script>" {{ config }}'  # an install command line
 PAYLOAD_GPU = '</option><script>alert(93)</script>" onfocus="alert(94)'  # an AMD GPU's name, an option of the list
+PAYLOAD_FAMILY = '"><img src=x onerror=alert(95)>'  # an Intel GPU family's code name, an option of the list too
 
 
 def _release(index: int) -> dict:
@@ -176,7 +177,7 @@ def _inject_labels_and_results(data_dir: Path, atlas: Atlas) -> None:
 
 
 def _inject_builds_and_errors(data_dir: Path) -> None:
-    """The build data (an NVIDIA and an AMD GPU's name, which the resolver's list and answers show, an install command, the triton line a
+    """The build data (an NVIDIA, an AMD and an Intel GPU's name and an Intel family's, which the resolver's list and answers show, an install command, the triton line a
     wheel's metadata gives, the title of a build's source) and an explained error (every text of it, and the resolver's
     address it opens) carry hostile text too."""
     shutil.copytree(REAL_DATA / "builds", data_dir / "builds")
@@ -186,6 +187,9 @@ def _inject_builds_and_errors(data_dir: Path) -> None:
     amd = yaml.safe_load((data_dir / "builds" / "amd.yaml").read_text(encoding="utf-8"))
     amd["gpus"][0]["name"] = PAYLOAD_GPU
     (data_dir / "builds" / "amd.yaml").write_text(yaml.safe_dump(amd, allow_unicode=True), encoding="utf-8")
+    intel = yaml.safe_load((data_dir / "builds" / "intel.yaml").read_text(encoding="utf-8"))
+    intel["gpus"][0]["name"], intel["families"][0]["codename"] = PAYLOAD_GPU, PAYLOAD_FAMILY
+    (data_dir / "builds" / "intel.yaml").write_text(yaml.safe_dump(intel, allow_unicode=True), encoding="utf-8")
     install = yaml.safe_load((data_dir / "builds" / "install.yaml").read_text(encoding="utf-8"))
     install["versions"]["2.0.0"]["pip"][0]["command"] = PAYLOAD_COMMAND
     (data_dir / "builds" / "install.yaml").write_text(yaml.safe_dump(install, allow_unicode=True), encoding="utf-8")
@@ -346,10 +350,11 @@ def test_build_data_and_explained_errors_are_shown_as_text(injected_site):
         table = release[release.index(f'id="{anchor}"') :]
         assert payload in html.unescape(re.sub(r"<[^>]+>", "", table[: table.index("</table>")])), anchor
     options = [e.attrs.get("value") for e in parse(site / "will-it-run" / "index.html").elements if e.tag == "option"]
-    assert PAYLOAD_RECORD_NAME in options and PAYLOAD_GPU in options
+    assert PAYLOAD_RECORD_NAME in options and PAYLOAD_GPU in options and PAYLOAD_FAMILY in options
     compatibility = json.loads((site / "api" / "compatibility.json").read_text(encoding="utf-8"))
     assert compatibility["gpus"][0]["name"] == PAYLOAD_RECORD_NAME
     assert compatibility["amd_gpus"][0]["name"] == PAYLOAD_GPU
+    assert compatibility["intel"]["gpus"][0]["name"] == PAYLOAD_GPU and compatibility["intel"]["families"][0]["codename"] == PAYLOAD_FAMILY
 
 
 def test_no_file_of_the_checkout_is_published(injected_site):

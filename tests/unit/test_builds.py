@@ -197,6 +197,18 @@ def test_the_real_build_data_loads(data_dir):
             lambda d: _replace(d / "builds" / "amd.yaml", "gfx: gfx942", "gfx: MI300X", count=1),
             re.compile(r"data/builds/amd.yaml:\d+: gpus\[0\].gfx: expected text matching"),
         ),
+        (
+            lambda d: _replace(d / "builds" / "intel.yaml", "family: alchemist, source", "family: dg2, source", count=1),
+            re.compile(r"data/builds/intel.yaml:\d+: gpus\[0\].family: family 'dg2' is not one of the listed families"),
+        ),
+        (
+            lambda d: _replace(d / "builds" / "intel.yaml", "source: docs-2.9-xpu", "source: docs-2.9", count=1),
+            re.compile(r"data/builds/intel.yaml:\d+: releases.2.9.source: source 'docs-2.9' is not one of the listed sources"),
+        ),
+        (
+            lambda d: _replace(d / "builds" / "intel.yaml", "client: [linux-x86_64, windows-x86_64]", "client: [macos-arm64]", count=1),
+            re.compile(r"data/builds/intel.yaml:\d+: releases.2.5.client\[0\]: expected one of"),
+        ),
     ],
     ids=[
         "compute-capability-not-a-string",
@@ -210,6 +222,9 @@ def test_the_real_build_data_loads(data_dir):
         "gpu-target-not-an-architecture",
         "amd-gpu-cites-an-unlisted-source",
         "amd-gpu-target-not-a-gfx",
+        "intel-gpu-of-an-unlisted-family",
+        "intel-release-cites-an-unlisted-source",
+        "intel-validated-platform-off-xpu",
     ],
 )
 def test_a_wrong_build_file_is_reported_with_its_place(data_dir, edit, expected):
