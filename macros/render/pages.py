@@ -35,6 +35,7 @@ from macros.views.builds import (
     PLATFORM_NAMES,
     builds_json,
     compatibility_json,
+    constructed_commands,
     feed_notes,
     patch_releases,
     release_builds,
@@ -398,6 +399,11 @@ def _release_pages(r: _EditionRender) -> dict[str, str]:
             platform_names=PLATFORM_NAMES,
             install_source=builds.install["source"] if builds else "",
             release_builds=its_builds,
+            constructed={
+                patch.version: constructed_commands(patch.version, its_builds)
+                for patch in shared.patches[release.version]
+                if not patch.commands and its_builds and release.number.release[0] >= 2
+            },
             companion_names=COMPANIONS,
             requirements_read=builds.requirements["read"]["date"] if builds else "",
             build_sources=sources_of(its_builds),

@@ -146,6 +146,25 @@ class PatchRelease:
         return ", ".join(f"sm_{arch}" for arch in self.linux["ptx"]) or "–"
 
 
+def constructed_commands(version: str, builds: list[Build]) -> str:
+    """The pip commands of one patch release made from its release's builds and the wheel index's addresses, for a
+    release the previous-versions page does not list: the plain command where PyPI serves a build, then each build that
+    holds for the patch release with the platforms it has wheels for. Only from 2.0 on, whose builds install with
+    `--index-url`; torch alone (what must match it is listed apart)."""
+    builds = [build for build in builds if not build.patches or version in build.patches]
+    served = [f"{', '.join(PLATFORM_NAMES[p] for p in build.pypi)}: {build.variant}" for build in builds if build.pypi]
+    lines = [f"# {version} with pip, made from the release's builds"]
+    if served:
+        lines += [f"# the build PyPI serves ({'; '.join(served)})", f"pip install torch=={version}"]
+    platforms: dict[str, list[str]] = {}  # by variant: one index serves all its platforms
+    for build in builds:
+        platforms.setdefault(build.variant, []).extend(build.platforms)
+    for variant, found in platforms.items():
+        lines += [f"# {variant} ({', '.join(PLATFORM_NAMES[p] for p in PLATFORM_NAMES if p in found)})"]
+        lines += [f"pip install torch=={version} --index-url {WHEEL_INDEX}{variant}"]
+    return "\n".join(lines)
+
+
 COMPANIONS = ("torchvision", "torchaudio", "torchcodec", "xformers", "torchao")  # as data/builds/requirements.json names them
 
 

@@ -50,6 +50,18 @@ def test_a_release_page_gives_the_official_install_commands_exactly(built_site):
     assert "conda install pytorch==2.0.0 torchvision==0.15.0 torchaudio==2.0.0 cpuonly -c pytorch" in text
 
 
+def test_a_release_the_previous_versions_page_does_not_list_gets_commands_made_from_its_builds(built_site):
+    text = _install_section(built_site, "2.14")
+    assert "gives no commands for 2.14.0, 2.14.1: these are" in text and "They are constructed, not quoted." in text
+    assert (
+        "# cu126 (Linux (x86_64), Linux (ARM64), Windows (x86_64))\npip install torch==2.14.1 --index-url https://download.pytorch.org/whl/cu126\n"
+        in text
+    )
+    assert "# xpu (Linux (x86_64), Windows (x86_64))\npip install torch==2.14.0 --index-url https://download.pytorch.org/whl/xpu" in text
+    assert "previous-versions page gives for each build" not in text  # none of them is quoted
+    assert "made from the release's builds" not in _install_section(built_site, "2.12")  # 2.12's are the page's own
+
+
 def test_releases_after_2_3_give_their_official_install_commands_too(built_site):
     newest = _install_section(built_site, "2.12")
     assert (
