@@ -434,7 +434,7 @@ def _citations(data: dict) -> list[tuple[FieldPath, str]]:
     """Every (path, URL) a release file cites as a source."""
     facts = ("released", "commits", "contributors", "python", "cuda", "rocm", "macos")
     cited = [((key, "source"), data[key]["source"]) for key in facts if key in data]
-    for key in ("patches", "companions"):
+    for key in ("patches", "fixes", "companions"):
         cited += [((key, index, "source"), entry["source"]) for index, entry in enumerate(data.get(key, []))]
     for kind in ("features", "changes"):
         for index, item in enumerate(data.get(kind, [])):

@@ -86,6 +86,15 @@ class Patch:
 
 
 @dataclass(frozen=True, slots=True)
+class PatchFix:
+    """What a patch release fixed, as its own release notes list it."""
+
+    version: str
+    summary: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class Companion:
     """A library version that its official compatibility table pairs with a release."""
 
@@ -253,6 +262,7 @@ class Release:
     rocm: Versions | None = None
     macos: Minimum | None = None
     patches: tuple[Patch, ...] = ()
+    fixes: tuple[PatchFix, ...] = ()
     companions: tuple[Companion, ...] = ()
     highlights: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()

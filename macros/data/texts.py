@@ -68,6 +68,7 @@ def _release(release: Release, lookup: Lookup) -> Release:
         summary=text("summary", release.summary),
         coverage=replace(release.coverage, note=text("coverage.note", release.coverage.note)),
         patches=tuple(replace(p, summary=text(f"patches.{p.version}.summary", p.summary)) for p in release.patches),
+        fixes=tuple(replace(f, summary=text(f"fixes.{f.version}.summary", f.summary)) for f in release.fixes),
         setups=tuple(replace(s, caption=text(f"setups.{s.id}.caption", s.caption)) for s in release.setups),
         features=tuple(_entry(feature, "features", text) for feature in release.features),
         changes=tuple(_entry(change, "changes", text) for change in release.changes),

@@ -121,6 +121,7 @@ def atom_feed(
         if isinstance(about, str):  # a patch release of feature release `about`
             page_url = urls.absolute(site_url, urls.release_doc(about)) + "#" + urls.patch_anchor(version)
             title, summary = f"PyTorch {version} (patch release)", f"PyTorch {version}, a patch release of {about}, reached PyPI on {day}."
+            summary += "".join(f" {fix.summary.strip()}" for fix in atlas.release(about).fixes if fix.version == version)
         else:
             page_url = urls.absolute(site_url, urls.release_doc(version))
             title, summary = f"PyTorch {version}" + (f": {about.title}" if about.title else ""), about.summary.strip()

@@ -163,3 +163,11 @@ def test_the_will_it_run_page_documents_the_builds_file_for_tools(built_site):
         up = "../../" if prefix else "../"
         assert f"{up}api/builds.json" in links and f"{up}api/builds.schema.json" in links, prefix
     assert (built_site.files / "api" / "builds.schema.json").is_file()
+
+
+def test_a_release_page_says_what_its_patch_releases_fixed_with_their_notes(built_site):
+    for prefix, label in (("", "What 2.1.2 fixed"), ("zh/", "2.1.2 修复了什么")):
+        page = (built_site.files / prefix / "releases" / "2.1" / "index.html").read_text(encoding="utf-8")
+        row = page[page.index(label) :]
+        row = row[: row.index("</tr>")]
+        assert "https://github.com/pytorch/pytorch/releases/tag/v2.1.2" in row and "float16" in row, prefix

@@ -228,6 +228,7 @@ def test_atom_feed_is_valid_and_advertised(built_site):
     assert all(re.search(r"/releases/\d+\.\d+/#patch-\d+-\d+-[1-9]\d*$", e.link) for e in patches)
     # an entry tells what changed in the builds: a patch release's wheels from PyPI's listing, a release's recorded builds
     summaries = {e.title.split(":")[0]: e.summary for e in feed.entries}
+    assert "reached PyPI on 2023-12-14. Fixes crashes on empty float16 tensors" in summaries["PyTorch 2.1.2 (patch release)"]
     assert summaries["PyTorch 2.12.1 (patch release)"].endswith(
         "Wheels on PyPI since 2.12.0: Python 3.13t dropped on Linux (x86_64), Linux (ARM64), Windows (x86_64), macOS (Apple silicon)."
     )

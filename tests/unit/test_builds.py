@@ -267,7 +267,7 @@ def test_a_build_is_named_as_the_wheel_index_and_the_previous_versions_page_name
             }
         },
     }
-    builds = Builds(pypi={}, read={}, wheels={}, nvidia={}, install={}, variants=variants, requirements={}, amd={})
+    builds = Builds(pypi={}, read={}, wheels={}, nvidia={}, install={}, variants=variants, requirements={}, amd={}, intel={})
     cuda, rocm, cpu = release_builds(builds, "2.7")
     assert (cuda.toolkit, cuda.label, cuda.index_url) == (("CUDA", "9.2"), "CUDA 9.2", "https://download.pytorch.org/whl/cu92")
     assert (rocm.toolkit, rocm.label, rocm.targets("gfx"), rocm.gpu_sources[0].url) == (

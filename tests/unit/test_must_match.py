@@ -100,7 +100,7 @@ def test_the_companions_that_must_match_are_the_pinned_releases_then_the_newest_
         "torchvision": releases,
         **empty,
     }
-    builds = Builds(pypi={}, read={}, wheels={}, nvidia={}, install={}, variants={}, requirements=requirements, amd={})
+    builds = Builds(pypi={}, read={}, wheels={}, nvidia={}, install={}, variants={}, requirements=requirements, amd={}, intel={})
     found = must_match(builds, "2.5.1")
     assert found.triton == ("triton==3.1.0; platform_system == 'Linux'",) and found.measured
     assert [(match.version, match.requirement, match.pinned) for match in found.companions["torchvision"]] == [
