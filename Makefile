@@ -42,7 +42,7 @@ api: $(VENV)/.installed  ## Measure the public API of each torch release in a vi
 	$(API_STATIC); \
 	$(PYTHON) -m tools.api.index && exit $$status
 
-api-static: $(VENV)/.installed  ## Read from each release's Linux wheel on PyPI, by byte range, the names its stubs declare for torch and the signatures of its argument parsers, one process per release (~4-12 MB each; RELEASES="1.5" for some, AGAIN=1 to read again); writes data/api/static/
+api-static: $(VENV)/.installed  ## Read from each release's Linux wheel on PyPI, by byte range, the signatures of its argument parsers, one process per release (~4-12 MB each; RELEASES="1.5" for some, AGAIN=1 to read again); writes data/api/static/
 	@status=0; $(API_STATIC); exit $$status
 
 api-cpu: $(VENV)/.installed  ## Measure the CPU-only build of one release from its wheel, to tell the names only PyPI's CUDA build has: VERSION=X.Y WHEEL=path-or-URL (download.pytorch.org/whl/cpu/...); writes data/api/surfaces/X.Y+cpu.json.gz, then the index

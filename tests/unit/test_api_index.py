@@ -143,16 +143,6 @@ def builtin(*params: list, origin: str | None = None) -> dict:
 SELF, INPUT = ("self", "positional_or_keyword", None), ("input", "positional_or_keyword", None)
 
 
-def test_a_private_name_of_torch_is_there_wherever_the_stubs_declare_it():
-    """Surfaces record `torch._f` only while torch.__all__ lists it; the stubs say where it is defined."""
-    surfaces = {v: surface(v, {"torch._f": builtin(INPUT)} if v in ("1.0", "1.1") else {}, {"torch": None}) for v in RELEASES}
-    statics = {v: {"declared": {"torch": ["_f", "__and__", "g"]}, "parser": {}} for v in ("1.1", "1.2", "1.3")}
-    statics["1.0"] = {"declared": {"torch": []}, "parser": {}}
-    entry = flat_names(build_index(surfaces, RELEASES, statics))["torch._f"]
-    assert entry["v"] == [0, 4]  # declared through 1.3, in no stub of 1.4 and in no surface: gone
-    assert "torch.g" not in flat_names(build_index(surfaces, RELEASES, statics))  # only names a surface once recorded
-
-
 def test_builtin_parameters_follow_the_argument_parser():
     surfaces = {
         v: surface(
@@ -240,18 +230,46 @@ def test_a_class_has_what_its_bases_have():
     has it: a class is given both, where a surface once recorded the name under it."""
     base = {"kind": "class", "origin": "pkg._C.Base", "sig": "none"}
     early = {"pkg.Base": base, "pkg.Base.dtype": fn(), "pkg.A": {"kind": "class", "sig": "none"}, "pkg.A.dtype": fn(), "pkg.A.size": fn()}
-    early |= {"pkg.B": {"kind": "class", "sig": "none"}, "pkg.B.size": fn()}
+    early |= {"pkg.B": {"kind": "class", "sig": "none"}, "pkg.B.size": fn(), "pkg.B.own": fn()}
+    early |= {"pkg.L": {"kind": "class", "sig": "none"}, "pkg.L.dtype": fn()}
     later = {
         "pkg.Base": base,
         "pkg.Base.dtype": fn(),
-        "pkg.A": {"kind": "class", "sig": "none", "bases": ["pkg._C.Base", "pkg.storage._Typed"]},
-        "pkg.A.size": fn(),  # the private base's member, recorded under the first class that has it
-        "pkg.B": {"kind": "class", "sig": "none", "bases": ["pkg.storage._Typed"]},
+        "pkg.A": {
+            "kind": "class",
+            "sig": "none",
+            "bases": ["pkg._C.Base", "pkg.storage._Typed"],
+            "mro": ["pkg._C.Base", "pkg.storage._Typed"],
+        },
+        "pkg.A.size": fn(origin="pkg.storage._Typed.size"),  # the private base's member, recorded under the first class that has it
+        "pkg.A.own": fn(),  # pkg.A's own: not pkg.B's, though they share a private base
+        "pkg.B": {"kind": "class", "sig": "none", "bases": ["pkg.storage._Typed"], "mro": ["pkg.storage._Typed"]},
+        # a public base reached through a private one, whose members no surface recorded
+        "pkg.L": {"kind": "class", "sig": "none", "bases": ["pkg._Legacy"], "mro": ["pkg._Legacy", "pkg._C.Base"]},
     }
     surfaces = {v: surface(v, early if v in ("1.0", "1.1") else later) for v in RELEASES}
     names = flat_names(build_index(surfaces, RELEASES))
     assert names["pkg.A.dtype"]["v"] == [0]  # from pkg.Base from 1.2 on
     assert names["pkg.B.size"]["v"] == [0]  # from the private base it shares with pkg.A
+    assert names["pkg.B.own"]["v"] == [0, 2]  # gone with pkg.B's own in 1.2: pkg.A's is not pkg.B's
+    assert names["pkg.L.dtype"]["a"] == "pkg.Base.dtype"  # defined at the member it comes from
+    assert names["pkg.L.dtype"]["v"] == [0]  # from pkg.Base, through pkg._Legacy
+
+
+def test_a_private_name_is_there_while_its_module_has_it():
+    """A name listed in one release and private in another is there in both, with the members of its class; a private
+    name that no release listed stays out of the index."""
+    cls = {"kind": "class", "sig": "none"}
+    listed = {"pkg._R": cls, "pkg._R.field": {"kind": "property"}}
+    private = {
+        "pkg._R": {**cls, "private": True},
+        "pkg._R.field": {"kind": "property", "private": True},
+        "pkg._helper": {**fn(), "private": True},
+    }
+    surfaces = {v: surface(v, listed if v in ("1.1", "1.2") else private) for v in RELEASES}
+    names = flat_names(build_index(surfaces, RELEASES))
+    assert names["pkg._R"]["v"] == [0] and names["pkg._R.field"]["v"] == [0]
+    assert "pkg._helper" not in names
 
 
 def test_two_names_whose_origins_name_each_other_have_no_home():
@@ -262,7 +280,21 @@ def test_two_names_whose_origins_name_each_other_have_no_home():
     assert "a" not in names["pkg.a.Q"] and "a" not in names["pkg.b.Q"]
 
 
-def test_a_release_without_stubs_declares_the_private_names_its_parser_has():
-    surfaces = {v: surface(v, {"torch._g": builtin(INPUT)} if v == "1.1" else {}, {"torch": None}) for v in RELEASES}
-    statics = {"1.0": {"declared": {"torch": []}, "parser": {"_g": [[["input", False, None]]], "__and__": []}}}
-    assert flat_names(build_index(surfaces, RELEASES, statics))["torch._g"]["v"] == [0, 2]  # 1.0 has no stubs: its parser
+def test_defined_at_names_a_path_there_alongside_the_name():
+    """An `a` is a path a reader finds in a release that has the name: an origin that left before the name came (a
+    `__module__` set by hand to a module that is gone) gives none; of the paths sharing a private origin, one there."""
+    cls = {"kind": "class", "sig": "none"}
+    surfaces = {
+        v: surface(
+            v,
+            {"pkg.shim.Q": {**cls, "origin": "pkg.old.Q"}}
+            | ({"pkg.old.Q": cls} if v in ("1.0", "1.1") else {"pkg.new.Q": {**cls, "origin": "pkg.old.Q"}})
+            | ({"pkg.a.T": {**cls, "origin": "pkg._impl.T"}} if v in ("1.0", "1.1") else {"pkg.b.c.T": {**cls, "origin": "pkg._impl.T"}})
+            | {"pkg.z.T": {**cls, "origin": "pkg._impl.T"}},
+        )
+        for v in RELEASES
+    }
+    names = flat_names(build_index(surfaces, RELEASES))
+    assert names["pkg.shim.Q"]["a"] == "pkg.old.Q"  # both there in 1.0 and 1.1
+    assert "a" not in names["pkg.new.Q"]  # pkg.old.Q left before pkg.new.Q came
+    assert names["pkg.b.c.T"]["a"] == "pkg.z.T" and names["pkg.z.T"]["a"] == "pkg.a.T"  # the shortest path there alongside

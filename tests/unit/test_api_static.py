@@ -1,6 +1,6 @@
 """What a torch wheel says of its API without importing it (`make api-static`): the argument-parser signatures in its
-library, the names its stub declares for `torch`, and the members of a remote zip read by byte range (from a local
-server that honours ranges, as PyPI's file host does; no network)."""
+library, and the members of a remote zip read by byte range (from a local server that honours ranges, as PyPI's file
+host does; no network)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from tests.unit.test_must_match import _serving
 from tools.api import static
-from tools.api.static import StaticError, parse_signature, parser_signatures, read_release, rodata, stub_names
+from tools.api.static import StaticError, parse_signature, parser_signatures, read_release, rodata
 from tools.wheelzip import RemoteZip, ZipError
 
 # --- The argument parsers' signatures ------------------------------------------------------------------------------
@@ -166,64 +166,6 @@ def test_a_library_that_is_not_what_it_should_be_is_one_clear_error(library, mes
         rodata(library, "w.whl: lib.so")
 
 
-# --- The names the stubs declare ------------------------------------------------------------------------------------
-
-STUB = """
-from typing import overload, NamedTuple, Union
-import builtins
-from torch.types import _int
-
-__all__ = ["abs", "_foreach_add"]
-_float = builtins.float
-_size = Union[int, tuple]
-namedtuple_values_indices = NamedTuple("namedtuple_values_indices", [("values", int)])
-strided: layout = ...
-_private_constant = ...
-
-class dtype: ...
-
-def abs(input: Tensor) -> Tensor: ...
-@overload
-def _foreach_add(self: List[Tensor], scalar: Number) -> List[Tensor]: ...
-@overload
-def _foreach_add(self: List[Tensor], other: List[Tensor]) -> List[Tensor]: ...
-if sys.version_info >= (3, 8):
-    def _index_copy_(self: Tensor, dim: _int) -> Tensor: ...
-    if TYPE_CHECKING:
-        def _nested() -> None: ...
-else:
-    def _older() -> None: ...
-try:
-    def _in_try() -> None: ...
-except ImportError:
-    def _in_except() -> None: ...
-def outer() -> None:
-    def _inner() -> None: ...
-"""
-
-
-def test_a_stub_declares_its_top_level_functions_once_and_its_values_apart_from_its_type_aliases():
-    declared, only_typing = stub_names(STUB)
-    assert declared == [
-        "_foreach_add",
-        "_in_except",
-        "_in_try",
-        "_index_copy_",
-        "_nested",
-        "_older",
-        "_private_constant",
-        "abs",
-        "outer",
-        "strided",
-    ]  # no imports, no classes, nothing inside a function
-    assert only_typing == ["__all__", "_float", "_size", "namedtuple_values_indices"]
-
-
-def test_a_stub_that_is_not_python_is_one_clear_error():
-    with pytest.raises(StaticError, match=r"w.whl: torch/__init__.pyi: not Python"):
-        stub_names("def broken(:\n", "w.whl: torch/__init__.pyi")
-
-
 # --- A remote wheel, by byte range ----------------------------------------------------------------------------------
 
 LIBRARY = _elf({".rodata": b"\x00relu_(Tensor input)\x00add(Tensor input, Tensor other, *, Scalar alpha=1)\x00" + bytes(300_000)})
@@ -241,13 +183,14 @@ def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes
 
 @pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED])
 def test_a_members_bytes_are_read_by_byte_range_deflated_or_stored(method):
-    members = {"torch/_C/_VariableFunctions.pyi": STUB.encode(), "torch/lib/libtorch_python.so": LIBRARY}
+    stub = b"def abs(input: Tensor) -> Tensor: ...\n" * 50
+    members = {"torch/_C/_VariableFunctions.pyi": stub, "torch/lib/libtorch_python.so": LIBRARY}
     body = _zip(members, method)
     with _serving(body) as url:
         wheel = RemoteZip(url, "torch-9.9.0.whl")
         assert sorted(wheel.members) == sorted([*members, "torch/lib/libother.so"])
         assert wheel.members["torch/lib/libtorch_python.so"].size == len(LIBRARY)
-        assert wheel.read("torch/_C/_VariableFunctions.pyi") == STUB.encode()
+        assert wheel.read("torch/_C/_VariableFunctions.pyi") == stub
         pieces = list(wheel.stream("torch/lib/libtorch_python.so", max_size=1 << 20, chunk=64))
     assert b"".join(pieces) == LIBRARY
     assert len(pieces) > 1  # streamed, a piece at a time
@@ -311,7 +254,7 @@ def _listed(url: str) -> dict:
 
 
 def test_a_release_is_read_from_its_wheel_into_one_document():
-    body = _zip({"torch/__init__.pyi": STUB.encode(), "torch/lib/libtorch_python.so": LIBRARY, "torch/__init__.py": b""})
+    body = _zip({"torch/__init__.pyi": b"def abs(input): ...\n", "torch/lib/libtorch_python.so": LIBRARY, "torch/__init__.py": b""})
     with _serving(body) as url:
         document, downloaded = read_release("9.9", _listed(url), "2026-01-01")
     assert document["provenance"] | {"url": None} == {
@@ -320,20 +263,14 @@ def test_a_release_is_read_from_its_wheel_into_one_document():
         "wheel": "torch-9.9.0-cp311-cp311-manylinux_2_28_x86_64.whl",
         "url": None,
         "sha256": "ab" * 32,
-        "members": {"stub": "torch/__init__.pyi", "parser": "torch/lib/libtorch_python.so"},
+        "members": {"parser": "torch/lib/libtorch_python.so"},
         "method": static.METHOD,
         "tool": static.TOOL,
         "date": "2026-01-01",
     }
-    assert "_index_copy_" in document["declared"]["torch"] and document["stub_only"]["torch"][0] == "__all__"
+    assert list(document) == ["provenance", "parser", "parser_unread"]  # the stub is no part of it: the surfaces see what it declares
     assert document["parser"]["relu_"] == [[["input", False, None]]]
     assert 0 < downloaded < len(body) - 100_000
-
-
-def test_a_wheel_without_a_stub_for_torch_declares_nothing():
-    with _serving(_zip({"torch/lib/libtorch_python.so": LIBRARY})) as url:
-        document, _ = read_release("9.9", _listed(url), "2026-01-01")
-    assert document["declared"] == {} and document["provenance"]["members"]["stub"] is None
 
 
 def test_a_malformed_wheel_fails_its_release_in_one_line_without_a_traceback(monkeypatch, capsys, tmp_path):
@@ -349,7 +286,7 @@ def test_a_malformed_wheel_fails_its_release_in_one_line_without_a_traceback(mon
 
 def test_a_reading_is_stored_deterministically_and_again_unchanged(monkeypatch, tmp_path):
     monkeypatch.setattr(static, "STATIC_DIR", tmp_path)
-    with _serving(_zip({"torch/_C/_VariableFunctions.pyi": STUB.encode(), "torch/lib/libtorch_python.so": LIBRARY})) as url:
+    with _serving(_zip({"torch/lib/libtorch_python.so": LIBRARY})) as url:
         monkeypatch.setattr(static, "fetch_listing", lambda project: {"releases": {"9.9.0": [_listed(url)]}})
         assert static.run("9.9", "2026-01-01")
         first = (tmp_path / "9.9.json.gz").read_bytes()
@@ -357,5 +294,5 @@ def test_a_reading_is_stored_deterministically_and_again_unchanged(monkeypatch, 
     assert (tmp_path / "9.9.json.gz").read_bytes() == first
     assert first[4:8] == bytes(4)  # gzip's mtime is 0
     document = json.loads(gzip.decompress(first))
-    assert document["provenance"]["members"]["stub"] == "torch/_C/_VariableFunctions.pyi"
+    assert document["provenance"]["members"] == {"parser": "torch/lib/libtorch_python.so"}
     assert list(document) == sorted(document)

@@ -177,7 +177,8 @@ def test_names_kinds_and_origins(surface):
     assert "fakepkg.division" not in names  # a __future__ feature
     assert "fakepkg.Number" not in names  # a typing alias: an instance of a type from outside the package
     assert "fakepkg.sub.fakepkg" not in names  # `import fakepkg._private` in fakepkg.sub: an import, not a module there
-    assert "fakepkg._private_fn" not in names
+    assert names["fakepkg._private_fn"] == {"kind": "function", "params": [], "sig": "signature", "private": True}
+    assert "fakepkg.__all__" not in names and "fakepkg.__doc__" not in names
     assert not [name for name in names if "._private." in name or name.startswith("fakepkg.tests")]
 
 
@@ -236,6 +237,19 @@ def test_class_members(surface):
     assert "fakepkg.sub.deep.Child.own" not in names
     assert "fakepkg.sub.deep.Child.inherited" not in names
     assert "fakepkg.sub.deep.Child.extra" in names
+
+
+def test_private_classes_and_ancestry(surface):
+    names = surface["names"]
+    # every class of the package a class inherits from, in order, through private ones
+    assert names["fakepkg.sub.deep.Child"]["mro"] == ["fakepkg.sub.deep.Base", "fakepkg._private._Base"]
+    assert names["fakepkg.sub.deep.Child"]["bases"] == ["fakepkg.sub.deep.Base"]
+    # a class only a private name reaches keeps its own members there, marked private like the name
+    assert names["fakepkg.sub.deep._Base"]["private"] is True
+    assert names["fakepkg.sub.deep._Base.inherited"]["private"] is True
+    assert names["fakepkg.sub.deep._Base.inherited"]["kind"] == "method"
+    # the public heir keeps showing a private base's members, unmarked
+    assert "private" not in names["fakepkg.Hidden.inherited"]
 
 
 def test_functions_that_only_raise_are_flagged(surface):

@@ -28,10 +28,11 @@ known signature to the last (a parameter never outlives its callable: its interv
 changes nothing). A release that was not measured, a module that failed to import and
 a callable whose parameters could not be read are gaps: the state before the gap carries through them.
 
-What the wheels state statically (data/api/static/<version>.json.gz, `make api-static`) corrects two things an import
-cannot see. A private name of `torch` (`torch._foreach_floor`) that a surface once recorded exists in every release
-whose stubs declare it for `torch`, whether or not `torch.__all__` lists it there (the surfaces record such a name only
-while it is listed). And a C builtin's parameters are checked against the argument parser compiled into the release,
+A name exists in a release while its module has it, whether or not `__all__` lists it: the surfaces record private
+names too (marked `private`), and the index keeps those that some release listed or made public
+(torch._foreach_floor, torch.return_types._unpack_dual), dropping the rest. What the wheels state statically
+(data/api/static/<version>.json.gz, `make api-static`) corrects what an import cannot see: a C builtin's parameters
+are checked against the argument parser compiled into the release,
 which is what callers meet: where the stubs name the first parameter `self` and the parser says `input`, it is
 `input`; a docstring's signature (1.0 ships no stubs; its torch.atan2 says input1, input2) gives way to the
 parser's; where the stubs share no parameter but `input`, `self` and `out` with the parser's signatures of that name,
@@ -156,30 +157,32 @@ def real_home(name: str, origin: str, kind: str) -> bool:
     return kind in ("class", "module") or leaf(origin) == leaf(name)
 
 
-def aliases(origins: dict[str, str], public: dict[str, Any]) -> dict[str, str]:
+def releases_of(versions: list[int], count: int) -> set[int]:
+    """The releases (indexes) an entry's intervals cover, of `count` releases."""
+    bounds = [*versions, count] if len(versions) % 2 else versions
+    return {number for start, end in zip(bounds[::2], bounds[1::2], strict=True) for number in range(start, end)}
+
+
+def aliases(origins: dict[str, str], public: dict[str, Any], count: int) -> dict[str, str]:
     """Name -> the public name of the same object, for re-exports and aliases: its origin where that is a public name,
     else (an object defined in a private module, torch._tensor.Tensor) the shortest public path that shares its origin,
     one under the origin's own name first (torch.zeros_like, not a loop variable torch.obj left holding the same object).
-    Origins that are not the object's real home are left out, and so are two names whose origins name each other (a
-    module that sets `__module__` by hand: torch.quantization.fx.quantization_patterns.QuantizeHandler in 1.12)."""
+    The name given is one that exists in a release the entry exists in (of `count`). Origins that are not the object's
+    real home are left out; so are two names whose origins name each other, and an origin that names a public path
+    never there alongside the name (a module that sets `__module__` by hand: the QuantizeHandler classes of
+    torch.ao.quantization.fx.quantize_handler claim a module that left in 2.0)."""
     trusted = {name: origin for name, origin in origins.items() if real_home(name, origin, public[name]["k"])}
     sharing: dict[str, list[str]] = {}
     for name, origin in trusted.items():
         sharing.setdefault(origin, []).append(name)
     found = {}
     for name, origin in trusted.items():
-        target = origin if origin in public else min(sharing[origin], key=lambda path: (leaf(path) != leaf(origin), path.count("."), path))
+        alive = releases_of(public[name]["v"], count)
+        together = [path for path in ([origin] if origin in public else sharing[origin]) if releases_of(public[path]["v"], count) & alive]
+        target = min(together, key=lambda path: (leaf(path) != leaf(origin), path.count("."), path), default=name)
         if target != name and trusted.get(target) != name:  # two names naming each other: a __module__ set by hand
             found[name] = target
     return found
-
-
-def declared_private(static: dict[str, Any] | None) -> set[str]:
-    """The private names (one leading underscore) a release's stubs declare for `torch`, as full paths; for a release
-    without stubs (1.0), those its argument parser has, which torch/__init__.py copies into `torch` all the same."""
-    static = static or {}
-    names = static.get("declared", {}).get("torch", []) or list(static.get("parser", {}))
-    return {f"torch.{name}" for name in names if name.startswith("_") and not name.startswith("__")}
 
 
 def tail_merged(parser: dict[str, list], key: str) -> list[list]:
@@ -226,14 +229,11 @@ def parser_checked(record: dict[str, Any], name: str, parser: dict[str, list]) -
     return None
 
 
-def with_static_facts(records: dict[str, dict[str, Any]], static: dict[str, Any] | None, known: set[str]) -> dict[str, dict[str, Any]]:
-    """One release's records with what its wheel states statically: the private names of `torch` it declares that a
-    surface of some release recorded (`known`), and builtins' parameters checked against its argument parser."""
+def with_static_facts(records: dict[str, dict[str, Any]], static: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """One release's records with its builtins' parameters checked against the argument parser of its wheel."""
     if not static:
         return records
     records = dict(records)
-    for name in sorted(declared_private(static) & known - records.keys()):
-        records[name] = {"kind": "builtin", "sig": "none", "declared": True}
     parser = static.get("parser", {})
     for name, record in records.items():
         checked = parser_checked(record, name, parser)
@@ -273,39 +273,43 @@ def with_inherited_members(records: dict[str, dict[str, Any]], known: set[str]) 
     """One release's records with each class's inherited members: a surface records a member found in a public base
     under that base only (torch.cuda.FloatStorage gets dtype from torch._C.CudaFloatStorageBase in 1.10), and one
     found in a private base under the first public class that has it (in 1.11 torch.BFloat16Storage holds the members
-    torch.IntStorage also gets from torch.storage._TypedStorage). A class is given what its bases have, through public
-    bases recorded here and, for a private one, through the classes sharing it. Only names a surface once recorded
-    are given (`known`)."""
+    torch.IntStorage also gets from torch.storage._TypedStorage). A class is given what each class of its `mro` has:
+    a recorded one's members, and of a private one what the classes sharing it hold of its own (torch.IntStorage reaches
+    TypedStorage through the private _LegacyStorage; a Tensor subclass gets no other subclass's members through
+    torch._C.TensorBase). A member given is defined at the one it comes from. Only names a surface once recorded are
+    given (`known`)."""
     classes = {path: record for path, record in records.items() if record.get("kind") == "class"}
     by_origin: dict[str, list[str]] = {}
     sharing: dict[str, list[str]] = {}
     for path, record in classes.items():
         by_origin.setdefault(record.get("origin") or path, []).append(path)
-        for base in record.get("bases", ()):
-            sharing.setdefault(base, []).append(path)
+        for ancestor in record.get("mro", ()):
+            sharing.setdefault(ancestor, []).append(path)
     members: dict[str, dict[str, str]] = {}  # class path -> leaf -> the recorded name it comes from
     for path in records:
-        parent, _, leaf = path.rpartition(".")
+        parent, _, member = path.rpartition(".")
         if parent in classes:
-            members.setdefault(parent, {})[leaf] = path
+            members.setdefault(parent, {})[member] = path
     records = dict(records)
     for path, record in classes.items():
         granted: dict[str, str] = {}
-        bases, seen = list(record.get("bases", ())), set()
-        while bases:
-            base = bases.pop()
-            if base in seen:
-                continue
-            seen.add(base)
-            holders = by_origin.get(base) or [other for other in sharing.get(base, ()) if other != path]
-            for holder in holders:
-                for leaf, name in members.get(holder, {}).items():
-                    granted.setdefault(leaf, name)
-                bases += [b for b in classes[holder].get("bases", ()) if base in by_origin]
-        for leaf, name in granted.items():
-            inherited = f"{path}.{leaf}"
-            if inherited in known and inherited not in records:
-                records[inherited] = records[name]
+        for ancestor in record.get("mro", ()):
+            if ancestor in by_origin:  # a class recorded here: all it has
+                offered = [name for holder in by_origin[ancestor] for name in members.get(holder, {}).values()]
+            else:  # a private one: what the classes sharing it hold of its own (their records name it as origin)
+                offered = [
+                    name
+                    for holder in sharing[ancestor]
+                    if holder != path
+                    for name in members.get(holder, {}).values()
+                    if (records[name].get("origin") or "").startswith(ancestor + ".")
+                ]
+            for name in offered:
+                granted.setdefault(leaf(name), name)
+        for member, name in granted.items():
+            inherited = f"{path}.{member}"
+            if inherited in known and inherited not in records:  # defined at the member it comes from
+                records[inherited] = {**records[name], "origin": records[name].get("origin") or name}
     return records
 
 
@@ -320,10 +324,11 @@ def build_index(
     statics, cpu_surfaces = statics or {}, cpu_surfaces or {}
     cpu_records = [records_of(cpu_surfaces[v]) if v in cpu_surfaces else None for v in releases]
     cpu_failed = [failed_modules(cpu_surfaces[v]) if v in cpu_surfaces else set() for v in releases]
-    measured = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
-    known = {name for records in measured if records for name in records}
+    recorded = [records_of(surfaces[version]) if version in surfaces else None for version in releases]
+    known = {name for records in recorded if records for name, record in records.items() if not record.get("private")}
+    measured = [{n: r for n, r in records.items() if n in known} if records is not None else None for records in recorded]
     per_release = [
-        with_inherited_members(with_shared_members(with_static_facts(records, statics.get(version), known), known), known)
+        with_inherited_members(with_shared_members(with_static_facts(records, statics.get(version)), known), known)
         if records is not None
         else None
         for version, records in zip(releases, measured, strict=True)
@@ -343,8 +348,7 @@ def build_index(
                 signatures.append(None)
                 continue
             states.append(RAISES if record.get("raises") else PRESENT)
-            if not record.get("declared"):
-                latest = record
+            latest = record
             if record.get("error") and record["kind"] == "module":
                 errors.append([number, record["error"]])
             signatures.append(record.get("params") if record.get("sig") in ("signature", "stub", "docstring", "parser") else None)
@@ -372,7 +376,7 @@ def build_index(
             if history:
                 entry["p"] = history
         entries[name] = entry
-    for name, target in aliases(origins, entries).items():
+    for name, target in aliases(origins, entries, len(releases)).items():
         entries[name]["a"] = target
     table = sorted(kinds)
     for entry in entries.values():

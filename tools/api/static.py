@@ -1,18 +1,10 @@
 """Read what a torch release's wheel says of its API without importing it: `python -m tools.api.static [--again]
 VERSION` (`make api-static`, which runs one process per release); writes data/api/static/<X.Y>.json.gz.
 
-Two facts the import-time surfaces (`make api`) get wrong are read here from the release's X.Y.0 wheel for Linux
-x86_64 on PyPI (the one the surface measured: the same Python where PyPI has it), by HTTP byte ranges
-(tools/wheelzip.py): the zip's directory, then two members, never the whole wheel.
+What the import-time surfaces (`make api`) cannot see is read here from the release's X.Y.0 wheel for Linux x86_64
+on PyPI (the one the surface measured: the same Python where PyPI has it), by HTTP byte ranges
+(tools/wheelzip.py): the zip's directory, then one member, never the whole wheel.
 
-- `declared`: the names the release's stubs declare for the module `torch`, read with `ast` from
-  `torch/_C/_VariableFunctions.pyi` (1.6 and later; its functions are copied into `torch`) or else
-  `torch/__init__.pyi` (1.1-1.5): the top-level functions (an `@overload`ed one once), the names assigned or
-  annotated at top level, and those inside top-level `if`/`try` blocks. Left out, into `stub_only`: `__all__` and
-  the type aliases a stub assigns (`_int = builtins.int`, `NamedTuple(...)`), which exist only for type checkers.
-  The surfaces see a name starting with `_` only while `torch.__all__` lists it; the stubs see it always. A stub
-  is not the module, though: torch/__init__.py copies `_VariableFunctions` into `torch` less the names starting
-  with `__` (`__and__`, ...) and its PRIVATE_OPS (`unique_dim`), and deletes `manager_path` (in 1.1-1.5's stub).
 - `parser`: the signatures of torch's Python argument parsers, the strings such as
   `add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)` compiled into `torch/lib/libtorch_python.so`
   (read from its `.rodata` section): per name, each overload as [[parameter, keyword-only, default or null], ...].
@@ -22,7 +14,7 @@ x86_64 on PyPI (the one the surface measured: the same Python where PyPI has it)
   releases (messages, JIT schemas not named `aten::`), hundreds where the compiler kept only pieces of the literals
   in `.rodata` and writes the rest from code (2.7), whose `parser` then misses those signatures.
 
-The wheel is untrusted data: a malformed zip, stub or library, or a member over its size limit, is reported in one
+The wheel is untrusted data: a malformed zip or library, or a member over its size limit, is reported in one
 line that names the wheel and the member, and the release fails. A release that already has a file is skipped
 unless `--again` is given; a reading equal to the stored one but for its date leaves the file untouched.
 """
@@ -30,13 +22,11 @@ unless `--again` is given; a reading equal to the stored one but for its date le
 from __future__ import annotations
 
 import argparse
-import ast
 import re
 import struct
 import sys
 import time
 import urllib.parse
-import warnings
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -47,17 +37,14 @@ from tools.release_env import PYTHON_FOR, log
 from tools.wheelzip import RemoteZip
 
 STATIC_DIR = PROJECT_DIR / "data" / "api" / "static"
-TOOL = "1"  # bump when what is read, or how, changes
+TOOL = "2"  # bump when what is read, or how, changes
 METHOD = (
-    "python -m tools.api.static (make api-static): byte ranges of the wheel on PyPI; the torch module's stub read with ast,"
+    "python -m tools.api.static (make api-static): byte ranges of the wheel on PyPI;"
     " the argument-parser signature strings of torch/lib/libtorch_python.so's .rodata"
 )
-STUBS = ("torch/_C/_VariableFunctions.pyi", "torch/__init__.pyi")  # the first the wheel has declares torch's builtins
 LIBRARY = "torch/lib/libtorch_python.so"
 LIBRARY_ELSEWHERE = re.compile(r"^torch/(?:lib/)?libtorch_python[^/]*\.so(?:\.[0-9.]+)?$")
-MAX_STUB = 1 << 24  # 16 MiB (2.15's _VariableFunctions.pyi is about 1.1 MB)
 MAX_LIBRARY = 1 << 28  # 256 MiB (2.15's libtorch_python.so is about 35 MB)
-TYPE_ALIAS_CALLS = {"NamedTuple", "TypeVar", "NewType", "ParamSpec", "TypeAliasType"}
 
 # A parser signature as the library holds it: a NUL-terminated string `name(parameters)`, maybe with `|hidden` or
 # `|deprecated` after it, and printable ASCII only.
@@ -168,59 +155,6 @@ def parser_signatures(strings: bytes) -> tuple[dict[str, list[list]], int]:
     return found, unread
 
 
-# --- The names the stubs declare ------------------------------------------------------------------------------------
-
-
-def _is_type_alias(node: ast.Assign) -> bool:
-    """An assignment that only a type checker reads: a name, attribute or subscript of types (`_int = builtins.int`,
-    `_size = Union[...]`), or a call that makes a type (`NamedTuple(...)`, `TypeVar(...)`)."""
-    value = node.value
-    if isinstance(value, ast.Name | ast.Attribute | ast.Subscript | ast.BinOp):
-        return True
-    if isinstance(value, ast.Call):
-        called = value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
-        return called in TYPE_ALIAS_CALLS
-    return False
-
-
-def stub_names(text: str, label: str = "stub") -> tuple[list[str], list[str]]:
-    """The names a stub declares at its top level (functions, `@overload`ed ones once; assigned and annotated names;
-    both inside top-level `if` and `try` blocks too), and apart from them, the names it assigns only for type
-    checkers (`__all__`, type aliases); each sorted."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", SyntaxWarning)
-            tree = ast.parse(text, filename=label)
-    except (SyntaxError, ValueError) as error:
-        raise StaticError(f"{label}: not Python ({error})") from None
-    declared, only_typing = set(), set()
-
-    def walk(statements: list[ast.stmt]) -> None:
-        for node in statements:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                declared.add(node.name)
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                declared.add(node.target.id)
-            elif isinstance(node, ast.Assign):
-                for target in node.targets:
-                    for name in [target, *getattr(target, "elts", [])]:
-                        if isinstance(name, ast.Name):
-                            typing_only = _is_type_alias(node) or (name.id.startswith("__") and name.id.endswith("__"))
-                            (only_typing if typing_only else declared).add(name.id)
-            elif isinstance(node, ast.If):
-                walk(node.body)
-                walk(node.orelse)
-            elif isinstance(node, ast.Try):
-                walk(node.body)
-                for handler in node.handlers:
-                    walk(handler.body)
-                walk(node.orelse)
-                walk(node.finalbody)
-
-    walk(tree.body)
-    return sorted(declared), sorted(only_typing - declared)
-
-
 # --- One release ----------------------------------------------------------------------------------------------------
 
 
@@ -269,12 +203,6 @@ def read_release(version: str, file: dict, today: str) -> tuple[dict, int]:
     """The document of one release read from its listed wheel, and the bytes downloaded."""
     url = urllib.parse.urljoin(LISTING_URL.format(project="torch"), file["url"])
     wheel = RemoteZip(url, file["filename"])
-    stub = next((name for name in STUBS if name in wheel.members), None)
-    declared, only_typing = {}, {}
-    if stub:
-        label = f"{file['filename']}: {stub}"
-        text = wheel.read(stub, max_size=MAX_STUB).decode("utf-8", "replace")
-        declared["torch"], only_typing["torch"] = stub_names(text, label)
     library = library_member(wheel)
     label = f"{file['filename']}: {library}"
     parser, unread = parser_signatures(rodata(wheel.read(library, max_size=MAX_LIBRARY), label))
@@ -286,12 +214,12 @@ def read_release(version: str, file: dict, today: str) -> tuple[dict, int]:
         "wheel": file["filename"],
         "url": url,
         "sha256": file.get("digests", {}).get("sha256"),
-        "members": {"stub": stub, "parser": library},
+        "members": {"parser": library},
         "method": METHOD,
         "tool": TOOL,
         "date": today,
     }
-    document = {"provenance": provenance, "declared": declared, "stub_only": only_typing, "parser": parser, "parser_unread": unread}
+    document = {"provenance": provenance, "parser": parser, "parser_unread": unread}
     return document, wheel.downloaded
 
 
@@ -321,10 +249,7 @@ def run(version: str, today: str) -> bool:
         return False
     path = static_path(version)
     written = store(document, path)
-    stub, declared, parser = document["provenance"]["members"]["stub"], document["declared"].get("torch"), document["parser"]
-    read = "no stub for torch"
-    if declared is not None:
-        read = f"{len(declared)} names declared by {stub} ({sum(name.startswith('_') for name in declared)} starting with _)"
+    parser = document["parser"]
     shown = path.relative_to(PROJECT_DIR) if path.is_relative_to(PROJECT_DIR) else path
     if document["parser_unread"] > UNREAD_WARNING:
         log(
@@ -332,7 +257,7 @@ def run(version: str, today: str) -> bool:
             " signature that is not a whole string (its compiler kept pieces of them): its parser signatures are incomplete"
         )
     log(
-        f"torch {version}: {file['filename']}: {read}; {len(parser)} parser names, {sum(map(len, parser.values()))} signatures;"
+        f"torch {version}: {file['filename']}: {len(parser)} parser names, {sum(map(len, parser.values()))} signatures;"
         f" {downloaded} bytes of the wheel read in {time.monotonic() - started:.1f} s; {shown} {'written' if written else 'unchanged'}"
     )
     return True

@@ -9,16 +9,21 @@ What it records:
 - every public module: the package walked with `pkgutil`, leaving out a module whose dotted path has a
   component starting with `_` or a test module (a component `test` or `tests`, or one starting with `test_`);
   a module that fails to import is kept with the error's type (`--skip` marks one that crashed the process);
-- each public name of each module: the union of `__all__` and the names not starting with `_`, less what a
+- each name of each module: the union of `__all__` and the names not starting with `_`, less what a
   module merely imported (unless `__all__` lists it): a module, class or function whose home is not the package,
   a module of the package under another path (`import torch` in torch.nn.functional), or an instance of a
   non-builtin type from outside the package (a `typing` alias, a `__future__` feature, a logger);
-  a name missing from a defined `__all__` carries `"listed": false`;
+  a name missing from a defined `__all__` carries `"listed": false`. The private names (one leading underscore,
+  not listed) are recorded the same way with `"private": true`, and so are the members of a class only private
+  names reach: a name exists whether or not `__all__` lists it, and a name listed in one release may be private in
+  the next (torch.return_types._unpack_dual in 1.13);
 - its kind (module, class, function, builtin, dtype, constant, other; `type` for a constant or other) and
   its `origin`, `__module__` + `__qualname__` (a module's `__name__`) where that differs from its path, so
   re-exports and aliases can be told apart from definitions;
-- for each class defined in the package, once, under its shortest public path: its public members, each
-  found in the class or a base that is not itself a public class (members of a public base are recorded there);
+- for each class defined in the package, once, under its shortest public path (a class only private names reach:
+  its shortest private one): its public members, each found in the class or a base that is not itself a public
+  class (members of a public base are recorded there); its direct `bases` and its `mro`, every class of the package
+  it inherits from, in order (torch.IntStorage reaches TypedStorage through the private _LegacyStorage);
 - the parameters of each callable as [name, kind, default repr or null], and `sig`, where they came from:
   `signature` (inspect.signature), `stub` (the `.pyi` files the package ships, read with `ast`, overloads
   merged: a parameter's default is every distinct default joined with " | "), `docstring` (for a C builtin
@@ -47,7 +52,7 @@ import traceback
 import typing
 import warnings
 
-TOOL_VERSION = "7"  # raised whenever what the worker records changes
+TOOL_VERSION = "8"  # raised whenever what the worker records changes
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 MODULE_FILE = re.compile(r"<module '([^']*)'[^>]*>")  # "<module 'os' from '/path/os.py'>", "<module 'os' (frozen)>"
 DEFAULT_LIMIT = 160
@@ -400,22 +405,25 @@ class Surveyor:
                 self.record_module(name, sys.modules[name])
 
     def record_module(self, module_name: str, module: object) -> None:
-        """Record one module's public names."""
+        """Record one module's names (a private one marked so)."""
         declared = attribute(module, "__all__")
         listed = {str(n) for n in declared} if isinstance(declared, (list, tuple, set)) else None
         for name in sorted(set(dir(module)) | (listed or set())):
-            if name.startswith("_") and (listed is None or name not in listed):
+            private = name.startswith("_") and (listed is None or name not in listed)
+            if private and name.startswith("__"):
                 continue
             path = module_name + "." + name
             try:
                 value = getattr(module, name)
             except BaseException as error:
-                self.names[path] = {"kind": "error", "type": type(error).__name__}
+                self.names[path] = {"kind": "error", "type": type(error).__name__, **({"private": True} if private else {})}
                 continue
             if (listed is None or name not in listed) and self.imported(value, path):
                 continue
             record = self.describe(value, path, module_name, name)
-            if listed is not None and name not in listed:
+            if private:
+                record["private"] = True
+            elif listed is not None and name not in listed:
                 record["listed"] = False
             self.names[path] = record
             self.objects[path] = value
@@ -481,20 +489,29 @@ class Surveyor:
         record["sig"] = "none"
 
     def record_classes(self) -> None:
-        """Record the public members of each class defined in the package, once, under its shortest public path."""
+        """Record the public members of each class defined in the package, once, under its shortest public path (a class
+        only private names reach: under its shortest private path, its members marked private), with its bases."""
         paths_of = {}
         for path, value in self.objects.items():
             if inspect.isclass(value) and in_package(home_of(value), self.root):
                 paths_of.setdefault(id(value), []).append(path)
-        canonical = {identity: min(paths, key=lambda p: (p.count("."), p)) for identity, paths in paths_of.items()}
-        heirs = self.heirs(canonical)
-        owners = self.owners(canonical)
+
+        def rank(path: str) -> tuple:  # a public path first, then the shortest
+            return bool(self.names[path].get("private")), path.count("."), path
+
+        canonical = {identity: min(paths, key=rank) for identity, paths in paths_of.items()}
+        public = {identity: path for identity, path in canonical.items() if not self.names[path].get("private")}
+        heirs = self.heirs(public)
+        owners = self.owners(public)
         for path in canonical.values():
             cls = self.objects[path]
             bases = [origin_of(base) for base in cls.__bases__ if base is not object]
             if bases:
                 self.names[path]["bases"] = [base for base in bases if base]
-            self.record_members(cls, path, heirs, owners)
+            ancestry = [origin_of(k) for k in cls.__mro__[1:] if in_package(attribute(k, "__module__"), self.root)]
+            if ancestry:
+                self.names[path]["mro"] = [origin for origin in ancestry if origin]
+            self.record_members(cls, path, heirs, owners, private=path not in public.values())
 
     def owners(self, canonical: dict[int, str]) -> dict[tuple[str, int], type]:
         """(member name, id of its function or descriptor) -> the class it belongs to: of the package's classes that hold
@@ -531,8 +548,9 @@ class Surveyor:
                     ranked[id(base)] = (rank, identity)
         return {base: identity for base, (_, identity) in ranked.items()}
 
-    def record_members(self, cls: type, path: str, heirs: dict[int, int], owners: dict[tuple[str, int], type]) -> None:
-        """Record one class's members: those the class owns, or that a private base of the package whose heir it is owns."""
+    def record_members(self, cls: type, path: str, heirs: dict[int, int], owners: dict[tuple[str, int], type], private: bool) -> None:
+        """Record one class's members: those the class owns, or that a private base of the package whose heir it is owns
+        (`private`: a class only private names reach, whose members are marked so)."""
         try:
             names = sorted(name for name in dir(cls) if not name.startswith("_"))
         except Exception:
@@ -550,7 +568,7 @@ class Surveyor:
             try:
                 value = getattr(cls, name)
             except BaseException as error:
-                self.names[member_path] = {"kind": "error", "type": type(error).__name__}
+                self.names[member_path] = {"kind": "error", "type": type(error).__name__, **({"private": True} if private else {})}
                 continue
             record = self.describe_member(raw, value)
             if owner is not cls:
@@ -559,6 +577,8 @@ class Surveyor:
                 keys = [(klass.__module__, klass.__qualname__ + "." + name) for klass in cls.__mro__[:-1]]
                 keys.append((module_name, class_name + "." + name))
                 self.add_parameters(record, value, name, keys, record["kind"] == "method")
+            if private:
+                record["private"] = True
             self.names[member_path] = record
 
     def describe_member(self, raw: object, value: object) -> dict:
