@@ -280,21 +280,23 @@ def test_two_names_whose_origins_name_each_other_have_no_home():
     assert "a" not in names["pkg.a.Q"] and "a" not in names["pkg.b.Q"]
 
 
-def test_defined_at_names_a_path_there_alongside_the_name():
-    """An `a` is a path a reader finds in a release that has the name: an origin that left before the name came (a
-    `__module__` set by hand to a module that is gone) gives none; of the paths sharing a private origin, one there."""
+def test_defined_at_names_a_path_there_in_the_newest_release_of_the_name():
+    """An `a` is a path a reader finds in the newest release that has the name: an origin gone by then (a `__module__`
+    set by hand to a module that left) gives none; of the paths sharing a private origin, one there."""
     cls = {"kind": "class", "sig": "none"}
     surfaces = {
         v: surface(
             v,
             {"pkg.shim.Q": {**cls, "origin": "pkg.old.Q"}}
-            | ({"pkg.old.Q": cls} if v in ("1.0", "1.1") else {"pkg.new.Q": {**cls, "origin": "pkg.old.Q"}})
+            | ({"pkg.old.Q": cls, "pkg.early.Q": {**cls, "origin": "pkg.old.Q"}} if v in ("1.0", "1.1") else {})
+            | ({"pkg.new.Q": {**cls, "origin": "pkg.old.Q"}} if v not in ("1.0", "1.1") else {})
             | ({"pkg.a.T": {**cls, "origin": "pkg._impl.T"}} if v in ("1.0", "1.1") else {"pkg.b.c.T": {**cls, "origin": "pkg._impl.T"}})
             | {"pkg.z.T": {**cls, "origin": "pkg._impl.T"}},
         )
         for v in RELEASES
     }
     names = flat_names(build_index(surfaces, RELEASES))
-    assert names["pkg.shim.Q"]["a"] == "pkg.old.Q"  # both there in 1.0 and 1.1
-    assert "a" not in names["pkg.new.Q"]  # pkg.old.Q left before pkg.new.Q came
-    assert names["pkg.b.c.T"]["a"] == "pkg.z.T" and names["pkg.z.T"]["a"] == "pkg.a.T"  # the shortest path there alongside
+    assert names["pkg.early.Q"]["a"] == "pkg.old.Q"  # both there in 1.1, the newest release of pkg.early.Q
+    assert "a" not in names["pkg.shim.Q"] and "a" not in names["pkg.new.Q"]  # pkg.old.Q is gone by 1.4
+    assert names["pkg.b.c.T"]["a"] == "pkg.z.T"  # of the paths sharing its private origin, the shortest there in 1.4
+    assert "a" not in names["pkg.z.T"]  # itself the shortest in 1.4 (pkg.a.T left)

@@ -331,3 +331,8 @@ def test_a_class_under_generics_new_is_read_from_its_init(monkeypatch):
         ["batch_size", "positional_or_keyword", "1"],
         ["pin_memory_device", "keyword_only", "''"],
     ]
+
+    class Plain:  # no __init__ of its own either: it takes nothing, as on Pythons whose Generic has no __new__
+        __new__ = generic_new
+
+    assert worker.signature_parameters(Plain, False) == []

@@ -167,18 +167,18 @@ def aliases(origins: dict[str, str], public: dict[str, Any], count: int) -> dict
     """Name -> the public name of the same object, for re-exports and aliases: its origin where that is a public name,
     else (an object defined in a private module, torch._tensor.Tensor) the shortest public path that shares its origin,
     one under the origin's own name first (torch.zeros_like, not a loop variable torch.obj left holding the same object).
-    The name given is one that exists in a release the entry exists in (of `count`). Origins that are not the object's
-    real home are left out; so are two names whose origins name each other, and an origin that names a public path
-    never there alongside the name (a module that sets `__module__` by hand: the QuantizeHandler classes of
-    torch.ao.quantization.fx.quantize_handler claim a module that left in 2.0)."""
+    The name given is one there in the newest release that has the entry (of `count`), whose record the origin comes
+    from. Origins that are not the object's real home are left out; so are two names whose origins name each other,
+    and an origin that names a public path gone by then (a module that sets `__module__` by hand: the QuantizeHandler
+    classes claim torch.ao.quantization.fx.quantization_patterns, which left in 2.0)."""
     trusted = {name: origin for name, origin in origins.items() if real_home(name, origin, public[name]["k"])}
     sharing: dict[str, list[str]] = {}
     for name, origin in trusted.items():
         sharing.setdefault(origin, []).append(name)
     found = {}
     for name, origin in trusted.items():
-        alive = releases_of(public[name]["v"], count)
-        together = [path for path in ([origin] if origin in public else sharing[origin]) if releases_of(public[path]["v"], count) & alive]
+        newest = max(releases_of(public[name]["v"], count), default=None)
+        together = [path for path in ([origin] if origin in public else sharing[origin]) if newest in releases_of(public[path]["v"], count)]
         target = min(together, key=lambda path: (leaf(path) != leaf(origin), path.count("."), path), default=name)
         if target != name and trusted.get(target) != name:  # two names naming each other: a __module__ set by hand
             found[name] = target

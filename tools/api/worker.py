@@ -52,7 +52,7 @@ import traceback
 import typing
 import warnings
 
-TOOL_VERSION = "8"  # raised whenever what the worker records changes
+TOOL_VERSION = "9"  # raised whenever what the worker records changes
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 MODULE_FILE = re.compile(r"<module '([^']*)'[^>]*>")  # "<module 'os' from '/path/os.py'>", "<module 'os' (frozen)>"
 DEFAULT_LIMIT = 160
@@ -262,8 +262,11 @@ def collect_defs(body: list[ast.AST], module: str, prefix: str, in_class: bool, 
 def signature_parameters(value: object, drop_first: bool) -> list[list] | None:
     """The parameters inspect.signature gives, or None where it cannot tell. For a class that inherits typing.Generic's
     own `__new__` (Python 3.8 and older), inspect.signature reports that `(*args, **kwds)`, which says nothing of what
-    the class takes (DataLoader's batch_size), so its `__init__` is read instead, without `self`."""
+    the class takes (DataLoader's batch_size), so its `__init__` is read instead, without `self`; a class with neither
+    of its own takes nothing, as on later Pythons (torch.utils.data.communication.iter.NonBlocking)."""
     if inspect.isclass(value) and GENERIC_NEW is not object.__new__ and attribute(value, "__new__") is GENERIC_NEW:
+        if attribute(value, "__init__") is object.__init__:
+            return []
         value, drop_first = attribute(value, "__init__"), True
     try:
         signature = inspect.signature(value)
