@@ -125,6 +125,19 @@ FILES = {
         class Child(Base):
             def extra(self, q=None):
                 pass
+
+
+        class GraphModule:
+            def __new__(cls, *args, **kwargs):
+                return super().__new__(cls)
+
+            def __init__(self, root, graph):
+                pass
+
+
+        class FusedGraphModule(GraphModule):
+            def __init__(self, root, graph, preserved_attr_names):
+                super().__init__(root, graph)
     """,
     "fakepkg/broken.py": 'raise ImportError("needs a library that is not installed")\n',
     "fakepkg/crashes.py": "import os\n\nos._exit(3)\n",
@@ -237,6 +250,15 @@ def test_class_members(surface):
     assert "fakepkg.sub.deep.Child.own" not in names
     assert "fakepkg.sub.deep.Child.inherited" not in names
     assert "fakepkg.sub.deep.Child.extra" in names
+
+
+def test_a_class_is_read_from_the_first_new_or_init_of_its_mro(surface):
+    """Python 3.8 and older report a base's `__new__` ahead of a subclass's `__init__` (torch.fx's GraphModule
+    subclasses in 1.9-1.10); the worker reads the one nearer the class on every Python (the oldest one's surface is
+    the same: test_the_worker_runs_on_the_oldest_python_of_the_releases)."""
+    names = surface["names"]
+    assert [p[0] for p in names["fakepkg.sub.deep.FusedGraphModule"]["params"]] == ["root", "graph", "preserved_attr_names"]
+    assert [p[0] for p in names["fakepkg.sub.deep.GraphModule"]["params"]] == ["args", "kwargs"]  # its own __new__ first
 
 
 def test_private_classes_and_ancestry(surface):

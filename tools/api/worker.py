@@ -52,7 +52,7 @@ import traceback
 import typing
 import warnings
 
-TOOL_VERSION = "9"  # raised whenever what the worker records changes
+TOOL_VERSION = "10"  # raised whenever what the worker records changes
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 MODULE_FILE = re.compile(r"<module '([^']*)'[^>]*>")  # "<module 'os' from '/path/os.py'>", "<module 'os' (frozen)>"
 DEFAULT_LIMIT = 160
@@ -259,15 +259,35 @@ def collect_defs(body: list[ast.AST], module: str, prefix: str, in_class: bool, 
             collect_defs(node.body + node.orelse, module, prefix, in_class, collected)
 
 
+def class_initializer(cls: type) -> object | None:
+    """The function that says what a class takes, found as Python 3.9 and later find it: in the first class of its MRO
+    that defines a `__new__` or an `__init__` in Python (its `__new__` first), typing.Generic's own `__new__` left out;
+    None where no class does."""
+    for klass in cls.__mro__:
+        own = vars(klass)
+        new = own.get("__new__")
+        new = new.__func__ if isinstance(new, staticmethod) else new
+        if inspect.isfunction(new) and new is not GENERIC_NEW:
+            return new
+        if inspect.isfunction(own.get("__init__")):
+            return own["__init__"]
+    return None
+
+
 def signature_parameters(value: object, drop_first: bool) -> list[list] | None:
-    """The parameters inspect.signature gives, or None where it cannot tell. For a class that inherits typing.Generic's
-    own `__new__` (Python 3.8 and older), inspect.signature reports that `(*args, **kwds)`, which says nothing of what
-    the class takes (DataLoader's batch_size), so its `__init__` is read instead, without `self`; a class with neither
-    of its own takes nothing, as on later Pythons (torch.utils.data.communication.iter.NonBlocking)."""
-    if inspect.isclass(value) and GENERIC_NEW is not object.__new__ and attribute(value, "__new__") is GENERIC_NEW:
-        if attribute(value, "__init__") is object.__init__:
+    """The parameters inspect.signature gives, or None where it cannot tell. Up to Python 3.8 (the Pythons of 1.0-1.10),
+    inspect.signature reads a class's `__new__` wherever it is in the MRO before the `__init__` of a subclass
+    (torch.fx's GraphModule.__new__(cls, *args, **kwargs) for FusedGraphModule, whose own `__init__` takes root and
+    graph), and typing.Generic has a `__new__(cls, *args, **kwds)` of its own (DataLoader's batch_size): there a class
+    is read as later Pythons read it (`class_initializer`), and a generic class with neither of its own takes nothing
+    (torch.utils.data.communication.iter.NonBlocking)."""
+    old_python = GENERIC_NEW is not object.__new__
+    if inspect.isclass(value) and old_python and not inspect.isfunction(attribute(type(value), "__call__")):
+        initializer = class_initializer(value)
+        if initializer is None and attribute(value, "__new__") is GENERIC_NEW:
             return []
-        value, drop_first = attribute(value, "__init__"), True
+        if initializer is not None:
+            value, drop_first = initializer, True
     try:
         signature = inspect.signature(value)
     except Exception:
