@@ -145,27 +145,28 @@ def _intel_errors(document: YamlDocument, name: str) -> list[DataError]:
     intel = document.data
     cited = [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(intel["gpus"])]
     cited += [(("releases", release, "source"), entry["source"]) for release, entry in intel["releases"].items()]
-    families = {family["id"] for family in intel["families"]}
     named = [(("gpus", index, "family"), gpu["family"]) for index, gpu in enumerate(intel["gpus"])]
     for release, entry in intel["releases"].items():
         for platform in ("linux-x86_64", "windows-x86_64"):
             named += [(("releases", release, platform, index), family) for index, family in enumerate(entry.get(platform, ()))]
-    listed = ", ".join(sorted(families))
-    unknown = [
-        DataError(name, f"family '{family}' is not one of the listed families ({listed})", document.line_of(path), path)
-        for path, family in named
-        if family not in families
-    ]
-    return _unlisted_sources(document, name, cited) + unknown
+    families = {family["id"] for family in intel["families"]}
+    return _unlisted_sources(document, name, cited) + _unlisted(document, name, named, families, "family", "families")
 
 
 def _unlisted_sources(document: YamlDocument, name: str, cited: list[tuple[tuple, str]]) -> list[DataError]:
     """An error at each (field path, source id) whose id the file's `sources` do not list."""
-    listed = {source["id"] for source in document.data["sources"]}
+    return _unlisted(document, name, cited, {source["id"] for source in document.data["sources"]}, "source", "sources")
+
+
+def _unlisted(
+    document: YamlDocument, name: str, cited: list[tuple[tuple, str]], listed: set[str], kind: str, kinds: str
+) -> list[DataError]:
+    """An error at each (field path, id) whose id is not among the `listed` ones (a file's sources, its families)."""
+    known = ", ".join(sorted(listed))
     return [
-        DataError(name, f"source '{source}' is not one of the listed sources ({', '.join(sorted(listed))})", document.line_of(path), path)
-        for path, source in cited
-        if source not in listed
+        DataError(name, f"{kind} '{value}' is not one of the listed {kinds} ({known})", document.line_of(path), path)
+        for path, value in cited
+        if value not in listed
     ]
 
 

@@ -326,12 +326,16 @@ def compatibility_json(atlas: Atlas, builds: Builds, patches: dict[str, list[Pat
 
 def _intel_facts(intel: dict) -> dict:
     """Intel's GPUs and families, and per release the families its XPU build is validated on, its page by URL."""
-    urls_of = {source["id"]: source["url"] for source in intel["sources"]}
     return {
         "families": intel["families"],
         "gpus": [{"name": gpu["name"], "family": gpu["family"]} for gpu in intel["gpus"]],
-        "releases": {release: {**entry, "source": urls_of[entry["source"]]} for release, entry in intel["releases"].items()},
+        "releases": {release: {**entry, "source": _source_url(intel, entry["source"])} for release, entry in intel["releases"].items()},
     }
+
+
+def _source_url(document: dict, source_id: str) -> str:
+    """The URL of one of a build file's listed sources."""
+    return next(source["url"] for source in document["sources"] if source["id"] == source_id)
 
 
 def _official_commands(commands: dict) -> dict[str, str]:
@@ -379,8 +383,8 @@ def _build_record(release: str, build: Build, platform: str, drivers: dict[str, 
         record["gpu_code"] = gpu | ({"note": build.gpu["note"]} if "note" in build.gpu else {})
     page = intel["releases"].get(release) if build.kind == "xpu" else None
     if page and (platform in page or platform in page.get("client", ())):
-        source = next(source["url"] for source in intel["sources"] if source["id"] == page["source"])
-        record["validated_on"] = {"families": page.get(platform, []), "client": platform in page.get("client", ()), "source": source}
+        client = platform in page.get("client", ())
+        record["validated_on"] = {"families": page.get(platform, []), "client": client, "source": _source_url(intel, page["source"])}
     record["sources"] = [{"url": source.url, "title": source.title} for source in build.sources]
     return record
 
