@@ -39,6 +39,11 @@
     return series ? new RegExp("^(" + series[1] + ")?" + series[2] + "\\d0[a-z]*$") : null;
   }
 
+  // Whether a plain `name` is the plain `wanted` model after family letters only: "rtx4090" is "4090" so, "rtx4090ti" is not.
+  function modelAfterLetters(name, wanted) {
+    return name.length > wanted.length && name.endsWith(wanted) && /^[a-z]+$/.test(name.slice(0, name.length - wanted.length));
+  }
+
   // The listed GPU a reader means: the one of that name; else the only one whose name is that model number after
   // family letters ("4090" is the RTX 4090, "1080" the GTX 1080, not the 1080 Ti); else the series the card is of.
   function namedGpu(value, gpus) {
@@ -46,11 +51,7 @@
     if (!wanted) { return null; }
     const exact = gpus.find(function (gpu) { return namesOf(gpu).indexOf(wanted) >= 0; });
     if (exact) { return exact; }
-    const ends = gpus.filter(function (gpu) {
-      return namesOf(gpu).some(function (name) {
-        return name.length > wanted.length && name.endsWith(wanted) && /^[a-z]+$/.test(name.slice(0, name.length - wanted.length));
-      });
-    });
+    const ends = gpus.filter(function (gpu) { return namesOf(gpu).some(function (name) { return modelAfterLetters(name, wanted); }); });
     if (ends.length === 1) { return ends[0]; }
     const series = gpus.filter(function (gpu) { const pattern = seriesPattern(gpu); return pattern && pattern.test(wanted); });
     if (series.length === 1) { return series[0]; }
@@ -79,10 +80,7 @@
     if (!wanted) { return null; }
     let found = gpus.find(function (gpu) { return plainAmdName(gpu.name) === wanted; });
     if (!found) {
-      const ends = gpus.filter(function (gpu) {
-        const name = plainAmdName(gpu.name);
-        return name.length > wanted.length && name.endsWith(wanted) && /^[a-z]+$/.test(name.slice(0, name.length - wanted.length));
-      });
+      const ends = gpus.filter(function (gpu) { return modelAfterLetters(plainAmdName(gpu.name), wanted); });
       found = ends.length && ends.every(function (gpu) { return gpu.gfx === ends[0].gfx; }) ? ends[0] : null;
     }
     return found ? { amd: true, gfx: found.gfx, label: atlas.text("{name}, LLVM target {gfx}", { name: found.name, gfx: found.gfx }) } : null;
@@ -107,10 +105,7 @@
     };
     const exact = intel.gpus.find(function (gpu) { return plainIntelName(gpu.name) === wanted; });
     if (exact) { return of(exact.family, exact.name); }
-    const ends = intel.gpus.filter(function (gpu) {
-      const name = plainIntelName(gpu.name);
-      return name.length > wanted.length && name.endsWith(wanted) && /^[a-z]+$/.test(name.slice(0, name.length - wanted.length));
-    });
+    const ends = intel.gpus.filter(function (gpu) { return modelAfterLetters(plainIntelName(gpu.name), wanted); });
     if (ends.length === 1) { return of(ends[0].family, ends[0].name); }
     const kin = intel.families.find(function (f) {
       const code = plainIntelName(f.codename);
@@ -164,19 +159,25 @@
         : atlas.text("driver {driver} is older than the {least} that CUDA {cuda} needs or than branch {branch} for minor version compatibility", values) };
   }
 
+  // The builds of a release that hold for one of its patch releases on the platform, as its build list states them.
+  function buildsFor(release, version, os) {
+    return (release.builds || []).filter(function (b) {
+      return b.platforms.indexOf(os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0);
+    });
+  }
+
   // The CUDA builds of a release that could serve the machine, for one patch release: each build of its wheel index
   // for the platform, and PyPI's own where the build list does not say which it is. The GPU code of the build PyPI
   // serves on the measured platform is the measured one; of the others, as the build list states it.
   function cudaBuilds(data, release, version, os) {
     const measured = os === data.measured.platform ? version.linux : null;
-    const listed = (release.builds || []).filter(function (b) {
-      return b.cuda && b.platforms.indexOf(os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0);
-    }).map(function (b) {
+    const builds = buildsFor(release, version, os);
+    const listed = builds.filter(function (b) { return b.cuda; }).map(function (b) {
       const pypi = (b.pypi || []).indexOf(os) >= 0;
       const code = pypi && measured && measured.cuda === b.cuda ? { sm: measured.sm, ptx: measured.ptx, known: "measured" } : b.gpu || null;
       return { variant: b.variant, cuda: b.cuda, index: b.index, pypi: pypi, channel: b.channel, code: code };
     });
-    const pypiListed = (release.builds || []).some(function (b) { return (b.pypi || []).indexOf(os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0); });
+    const pypiListed = builds.some(function (b) { return (b.pypi || []).indexOf(os) >= 0; });
     if (measured && measured.cuda && !pypiListed) {  // PyPI's own build, measured, where the build list does not say which it is
       listed.push({ variant: "", cuda: measured.cuda, index: "", pypi: true, code: { sm: measured.sm, ptx: measured.ptx, known: "measured" } });
     }
@@ -185,9 +186,7 @@
 
   // The ROCm builds of a release for one patch release on the platform, as its build list states them.
   function rocmBuilds(release, version, os) {
-    return (release.builds || []).filter(function (b) {
-      return b.rocm && b.platforms.indexOf(os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0);
-    }).map(function (b) {
+    return buildsFor(release, version, os).filter(function (b) { return b.rocm; }).map(function (b) {
       return { variant: b.variant, rocm: b.rocm, index: b.index, pypi: (b.pypi || []).indexOf(os) >= 0, channel: b.channel, code: b.gpu || null };
     });
   }
@@ -288,7 +287,7 @@
     const verdict = { release: release, version: version, runs: true, reasons: [], others: [] };
     if (!ask.python) { verdict.reasons.push(atlas.text("wheels for Python {pythons}", { pythons: own(version.wheels, ask.os).filter(fits).join(atlas.text(", ")) })); }
     if (!ask.gpu) {
-      const cpu = (release.builds || []).find(function (b) { return b.variant === "cpu" && b.platforms.indexOf(ask.os) >= 0; });
+      const cpu = buildsFor(release, version, ask.os).find(function (b) { return b.variant === "cpu"; });
       verdict.build = cpu ? { variant: "cpu", index: cpu.index, pypi: (cpu.pypi || []).indexOf(ask.os) >= 0 } : { variant: "", index: "", pypi: true };
       verdict.reasons.push(atlas.text("the CPU build runs; no GPU was given"));
       return verdict;
@@ -333,9 +332,7 @@
   // family among those its XPU build is validated on for the platform. A family it does not name is not known to run,
   // rather than said to fail: the page names what was validated.
   function judgeIntel(data, release, version, ask, verdict) {
-    const xpu = (release.builds || []).find(function (b) {
-      return b.variant === "xpu" && b.platforms.indexOf(ask.os) >= 0 && (!b.patches || b.patches.indexOf(version.version) >= 0);
-    });
+    const xpu = buildsFor(release, version, ask.os).find(function (b) { return b.variant === "xpu"; });
     const values = { platform: ask.platform, family: ask.gpu.familyLabel };
     verdict.runs = null;
     if (!xpu) {
