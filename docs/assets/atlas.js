@@ -330,8 +330,9 @@
     }
   }
 
-  // Instant navigation swaps pages with pushState, so the browser neither scrolls to nor marks
-  // (:target) the anchor of the new URL; do both, so a link into a release lands on its feature.
+  // A link into a page lands on its target once the page is set up: the target is marked (an anchor that is not a
+  // heading as well), and scrolled clear of the sticky header if the blocks above it, laid out only near the screen
+  // (content-visibility), moved it.
   function revealTarget() {
     document.querySelectorAll(".atlas-target").forEach(function (element) { element.classList.remove("atlas-target"); });
     const target = hashTarget();
@@ -360,18 +361,15 @@
     document.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach(function (box) { observer.observe(box); });
   }
 
-  // The language switch goes to this page in the other edition, with the reader's query and anchor. The header stays
-  // as it was under instant navigation, so the page is the one in the address bar: its path from the site's root
-  // (read once, from the page the header came with), without the edition's folder, under the other edition's.
-  const switches = document.querySelectorAll("a[data-atlas-switch]");
-  const root = switches.length ? new URL(switches[0].dataset.atlasRoot, window.location.href).pathname : "/";
-  const folders = Array.prototype.map.call(switches, function (link) { return link.hreflang + "/"; }).concat([document.documentElement.lang + "/"]);
+  // The language switch goes to this page in the other edition (its address, written with the page) with the reader's
+  // query and anchor.
   document.addEventListener("click", function (event) {
     const link = event.target instanceof Element ? event.target.closest("a[data-atlas-switch]") : null;
-    if (!link || !window.location.pathname.startsWith(root)) { return; }
-    let path = window.location.pathname.slice(root.length);
-    folders.forEach(function (folder) { if (folder !== "en/" && path.startsWith(folder)) { path = path.slice(folder.length); } });
-    link.href = root + (link.hreflang === "en" ? "" : link.hreflang + "/") + path + window.location.search + window.location.hash;
+    if (!link) { return; }
+    const counterpart = new URL(link.getAttribute("href"), window.location.href);
+    counterpart.search = window.location.search;
+    counterpart.hash = window.location.hash;
+    link.href = counterpart.href;
   });
 
   function setup() {
@@ -383,7 +381,8 @@
     window.requestAnimationFrame(revealTarget);
   }
 
-  // Material's instant navigation swaps pages without a reload; document$ emits on each page.
+  window.addEventListener("hashchange", revealTarget);  // an anchor of this page, followed
+  // The theme's document$ emits once the page is set up.
   if (typeof document$ !== "undefined") {
     document$.subscribe(setup);
   } else {

@@ -91,8 +91,7 @@ def write_edition_sitemaps(site_dir: str, site_url: str, languages: tuple[str, .
     counterparts of those pages; and `sitemap-hreflang.xml`, every page of every edition naming all of its editions.
     `pages`: the file of every page the build wrote (`releases/2.14/index.html`), by which a counterpart is known to exist.
 
-    A page's edition sitemap is what the theme's instant navigation reads to know which links it may load in place:
-    it is kept to the edition's own pages, as the theme parses it on every page load.
+    Each edition's sitemap lists its own pages, under its own folder, for the crawlers that read it.
     """
     site, root = Path(site_dir), site_url.rstrip("/") + "/"
     entries = _ENTRY.findall((site / SITEMAP).read_text(encoding="utf-8"))

@@ -56,9 +56,7 @@ class Visit:
 
     def settle(self) -> None:
         """Wait until the page's requests are over: before counting what it asked for, or before following a link, as a
-        reader does. The theme takes over the site's links only once it has read the sitemap: a link followed before
-        then starts loading its page anew, and when the sitemap arrives meanwhile the theme pushes the address as well
-        (two history entries; an anchor of the same page, twice, sends the reader back)."""
+        reader does."""
         self.page.wait_for_load_state("networkidle")
 
     def search(self, query: str) -> list[str]:

@@ -107,7 +107,7 @@ def test_the_lookup_answers_two_releases_in_chinese_with_the_chinese_upgrade_pag
     assert link == visit.base_url + "zh/upgrade/?from=1.13&to=2.6&kind=breaking"
 
 
-def test_the_switch_follows_instant_navigation_to_the_page_being_read(visit):
+def test_the_switch_leads_to_the_page_being_read(visit):
     visit.open("releases/1.10/")
     visit.settle()
     visit.page.locator("nav.md-nav--primary a[href$='matrix/']").first.click()

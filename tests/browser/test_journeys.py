@@ -75,7 +75,7 @@ def test_the_home_page_answers_a_feature_name_with_its_history(new_visit, screen
     visit.settle()
     first.click()  # two: open its history
     visit.page.wait_for_url(re.compile(re.escape(page) + "$"))
-    visit.page.locator(".md-content h1", has_text=heading).wait_for(timeout=5000)  # instant navigation swaps the content
+    visit.page.locator(".md-content h1", has_text=heading).wait_for(timeout=5000)
     assert visit.page.locator("#history").count() == 1
     assert not visit.console_errors
 
@@ -114,7 +114,7 @@ def test_a_release_counts_link_each_to_its_own_list(visit):
     visit.open("releases/2.0/")
     box = visit.page.locator(".admonition.abstract")
     for kind in ("breaking", "deprecation", "removal"):
-        link = box.locator(f'a[href$="#changes-{kind}"]')  # instant navigation makes addresses absolute
+        link = box.locator(f'a[href$="#changes-{kind}"]')
         assert link.count() == 1
         assert visit.page.locator(f"#changes-{kind} a").count() == sum(c.kind == kind for c in ATLAS.release("2.0").changes)
     assert visit.page.locator('.admonition.abstract a[href$="#changes-removal"]').count() == 1

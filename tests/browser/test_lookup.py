@@ -54,7 +54,7 @@ def test_an_answer_links_to_the_names_row_and_the_entries_citing_it(visit):
     assert "releases/2.0/#torch-compile" in links
     visit.page.click(f"{ANSWER} a >> nth=1")
     visit.page.wait_for_url("**/reference/torch/#compile")
-    visit.page.locator("tr#compile").wait_for(state="visible")  # instant navigation swaps the page in after the address
+    visit.page.locator("tr#compile").wait_for(state="visible")
     assert in_view(visit.page, "compile")
 
 

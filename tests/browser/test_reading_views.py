@@ -81,7 +81,7 @@ def test_previous_and_next_release_links_step_through_the_releases(visit):
     visit.settle()
     visit.page.locator(".atlas-prevnext a[rel=next]").click()
     visit.page.wait_for_url(re.compile(r"/releases/1\.11/$"))
-    # wait for 1.11's page itself, not only its address (instant navigation swaps the page in), before clicking its link
+    # wait for 1.11's page itself, not only its address, before clicking its link
     visit.page.wait_for_function("() => document.querySelector('h1').textContent.startsWith('PyTorch 1.11')")
     visit.page.locator(".atlas-prevnext a[rel=prev]").click()
     visit.page.wait_for_url(re.compile(r"/releases/1\.10/$"))

@@ -71,7 +71,7 @@ def test_each_edition_searches_its_own_pages_and_chinese_is_split_into_words(bui
 
 
 def test_each_edition_has_a_lean_sitemap_of_its_own_pages(built_site):
-    """The theme parses the sitemap of a page's edition on every page load: each lists its own pages, one line each."""
+    """Each edition's sitemap lists its own pages, one line each."""
     sitemap = (built_site.files / "sitemap.xml").read_text(encoding="utf-8")
     chinese = (built_site.files / "zh/sitemap.xml").read_text(encoding="utf-8")
     locations, chinese_locations = (

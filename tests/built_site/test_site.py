@@ -242,8 +242,7 @@ def test_atom_feed_is_valid_and_advertised(built_site):
     assert f"Newest release covered: PyTorch {ATLAS.newest_first[0].version}. Checked against PyPI on {checked}." in feed.feed.subtitle
     home = built_site.page("").read_text(encoding="utf-8")
     assert f"The atlas was last checked against PyPI's files on {checked}" in home
-    # Each edition's home page names the feed; other pages do not, as the theme fetches a sitemap beside every
-    # `<link rel="alternate">` (overrides/main.html).
+    # Each edition's home page names the feed, where feed readers look for it; other pages do not (overrides/main.html).
     for url, named in [("", True), ("zh/", True), ("releases/2.14/", False), ("zh/matrix/", False)]:
         page = built_site.page(url)
         feeds = [e.attrs["href"] for e in parse(page).elements if e.tag == "link" and e.attrs.get("type") == "application/atom+xml"]
