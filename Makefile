@@ -78,7 +78,7 @@ new-release: $(VENV)/.installed  ## Draft data/releases/X.Y.yaml for the release
 bench: $(VENV)/.installed-test browser  ## Run the build, serve, page-weight and Lighthouse benchmarks in one run (about 20 min); writes bench/RESULTS.md and bench/LIGHTHOUSE.md
 	$(PYTHON) bench/run.py
 
-lighthouse: $(VENV)/.installed-test browser  ## Lighthouse, mobile and desktop, on five page kinds served as GitHub Pages serves them; writes bench/LIGHTHOUSE.md
+lighthouse: $(VENV)/.installed-test browser  ## Lighthouse, mobile and desktop, on a page of each kind served as GitHub Pages serves them, and every release page on a slower phone; writes bench/LIGHTHOUSE.md
 	$(PYTHON) bench/lighthouse.py
 
 browser:  ## Debian's Chromium and the CJK fonts a Chinese reader's device has, for the browser tests and the bench (installed once, needs root or sudo)
