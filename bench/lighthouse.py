@@ -65,7 +65,8 @@ PAGES = {
 }
 # The least score each page must reach. "slower phone" is every release page, audited as a phone with about half the CPU
 # of the benchmark machine: Lighthouse's mobile CPU slowdown (4x) scaled by this machine's benchmark index over SLOW_INDEX.
-BUDGETS = {("mobile", "performance"): 90, ("mobile", "accessibility"): 100, ("slower phone", "performance"): 90}
+SLOWER_PHONE = "slower phone"
+BUDGETS = {("mobile", "performance"): 90, ("mobile", "accessibility"): 100, (SLOWER_PHONE, "performance"): 90}
 SLOW_INDEX = 1557  # the CPU benchmark index (Lighthouse's) of the slower machine, half that of an earlier benchmark machine
 MOBILE_SLOWDOWN = 4  # Lighthouse's own CPU slowdown for its mobile audits
 LOADED_KB_BUDGETS = {"Home": 400}  # KB the page transfers as it loads (gzip as served): the home page, the lookup's budget
@@ -128,7 +129,7 @@ def lighthouse_command(url: str, form_factor: str, slowdown: float | None = None
     """The Lighthouse CLI call for one URL and form factor (mobile with a CPU `slowdown` of its own if given), JSON on stdout."""
     flags = ["--output=json", "--output-path=stdout", "--quiet", f"--chrome-flags={CHROME_FLAGS}"]
     throttling = [f"--throttling.cpuSlowdownMultiplier={slowdown:.2f}"] if slowdown else []
-    return [str(LIGHTHOUSE), url, *FORM_FACTORS.get(form_factor, []), *throttling, *flags]
+    return [str(LIGHTHOUSE), url, *FORM_FACTORS[form_factor], *throttling, *flags]
 
 
 def run_lighthouse(url: str, form_factor: str, slowdown: float | None = None) -> dict:
@@ -276,7 +277,7 @@ def score_tables(results: dict[str, dict[str, dict]], level: str) -> list[str]:
             cells = [with_budget(form_factor, category, value) for category, value in scores(report).items()]
             lines.append(f"| {page} (`{page_path(report) or '/'}`) | " + " | ".join(cells) + " |")
         lines.append("")
-    return lines + slow_table(results.get("slower phone", {}), level)
+    return lines + slow_table(results.get(SLOWER_PHONE, {}), level)
 
 
 def slow_table(reports: dict[str, dict], level: str) -> list[str]:
@@ -297,7 +298,7 @@ def slow_table(reports: dict[str, dict], level: str) -> list[str]:
         "| --- | ---: | ---: | ---: |",
     ]
     for page, report in reports.items():
-        performance = with_budget("slower phone", "performance", scores(report)["performance"])
+        performance = with_budget(SLOWER_PHONE, "performance", scores(report)["performance"])
         blocking = report["audits"]["total-blocking-time"]["numericValue"]
         lines.append(f"| {page} (`{page_path(report)}`) | {performance} | {blocking:.0f} ms | {emulated_index(report):.0f} |")
     return [*lines, ""]
@@ -373,7 +374,7 @@ def audit(runs: int) -> dict[str, dict[str, dict]]:
     """Build the real site, serve it as GitHub Pages does, and audit every page in both form factors `runs` times, then
     every release page on the slower phone.
 
-    Returns the median report, keyed by form factor ("mobile", "desktop", "slower phone"), then page.
+    Returns the median report, keyed by form factor ("mobile", "desktop", SLOWER_PHONE), then page.
     """
     with tempfile.TemporaryDirectory(prefix="lighthouse-") as tmp:
         root, port = Path(tmp), free_port()
@@ -390,7 +391,7 @@ def audit(runs: int) -> dict[str, dict[str, dict]]:
             slowdown = slowdown_for(list(results["mobile"].values()))
             for page, path in release_pages(root / PREFIX.strip("/")).items():
                 report = median_run([run_lighthouse(base_url + path, "mobile", slowdown) for _ in range(runs)])
-                results.setdefault("slower phone", {})[page] = report
+                results.setdefault(SLOWER_PHONE, {})[page] = report
                 print(f"slower phone ({slowdown:.2f}x) {page:14} {scores(report)['performance']}", flush=True)
     return results
 
