@@ -5,6 +5,8 @@ markup, the unknown values ignored and the page's controls still working."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -323,4 +325,14 @@ def test_the_search_parameters_of_a_hostile_address_are_text(visit, value):
     """?q= opens the theme's search with the query, ?h= highlights it on the page: the site's script that holds the
     search index back reads both, on every page."""
     _arrive(visit, _query(["q", "h"], value))
+    assert visit.page.locator("article h1").first.is_visible()
+
+
+@pytest.mark.parametrize("anchor", HOSTILE_ANCHORS)
+def test_the_language_switch_carries_a_hostile_address_as_text(visit, anchor):
+    """The switch adds the reader's query and anchor to the other edition's address: they stay parts of that address."""
+    _arrive(visit, "releases/1.10/" + _query(["topic"], MARKUP) + anchor)
+    visit.page.locator("[data-atlas-switch]").click()
+    visit.page.wait_for_url(re.compile(r"/zh/releases/1\.10/\?topic="))
+    _unharmed(visit)
     assert visit.page.locator("article h1").first.is_visible()
