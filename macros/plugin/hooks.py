@@ -33,6 +33,7 @@ from macros.plugin.highlighting import RememberingHighlightExtension  # noqa: E4
 from macros.plugin.page_macros import every_output  # noqa: E402
 from macros.plugin.searching import index_lightly  # noqa: E402
 from macros.plugin.session import SITE_CACHE  # noqa: E402
+from macros.plugin.tables import BoxedTablesExtension  # noqa: E402
 from macros.plugin.theme import split_search_index, theme_globals, without_absent_editions, write_edition_sitemaps  # noqa: E402
 from macros.render.pages import COMPILED_TEMPLATES, GeneratedSite  # noqa: E402
 from macros.render.sanitize import PageSanitizer  # noqa: E402
@@ -92,8 +93,8 @@ def _scope_from_environment() -> Scope | None:
 
 @event_priority(100)
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    """Generate the site from the data (stopping the build on any mistake or broken published URL); set the nav and the
-    highlighter that remembers code blocks."""
+    """Generate the site from the data (stopping the build on any mistake or broken published URL); set the nav, the
+    highlighter that remembers code blocks, and a box around each table."""
     try:
         atlas.site = generate_checked(
             DATA_DIR,
@@ -112,6 +113,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         gc.freeze()
     position = config.markdown_extensions.index(HIGHLIGHT)
     config.markdown_extensions[position] = RememberingHighlightExtension(**config.mdx_configs.get(HIGHLIGHT, {}))
+    config.markdown_extensions.append(BoxedTablesExtension())
     return config
 
 

@@ -42,6 +42,29 @@ def test_a_deep_link_far_down_the_longest_release_page_stays_in_view_as_the_text
     assert not visit.console_errors
 
 
+def test_the_root_element_gets_its_classes_once_before_the_text_is_parsed(visit):
+    """The page gives the root element the classes the theme's script leaves it before the body is parsed
+    (overrides/main.html); the theme's script then changes nothing, which would make the browser style the whole page
+    again. A theme that comes to set other classes fails here."""
+    visit.page.add_init_script(
+        """window.rootClassChanges = [];
+        new MutationObserver(records => records.forEach(record => {
+          if (record.target === document.documentElement) {
+            window.rootClassChanges.push({before: record.oldValue, after: record.target.className, parsing: !document.body});
+          }
+        })).observe(document, {attributes: true, attributeFilter: ["class"], attributeOldValue: true, subtree: true});"""
+    )
+    visit.open("releases/2.14/")
+    visit.settle()
+    changes = [change for change in visit.page.evaluate("() => window.rootClassChanges") if change["before"] != change["after"]]
+    assert changes == [{"before": "no-js", "after": "js js-focus-visible", "parsing": True}]
+    theme_moved_tables = (
+        "() => [...document.querySelectorAll('.atlas-table > .md-typeset__scrollwrap > .md-typeset__table > table')].length"
+    )
+    assert visit.page.evaluate(theme_moved_tables) == visit.page.evaluate("() => document.querySelectorAll('.atlas-table').length") > 0
+    assert not visit.console_errors
+
+
 def test_the_address_of_a_feature_from_one_release_leads_to_its_entry(visit):
     assert [stage.version for stage in LIFECYCLES["nnapi"].stages] == ["1.10"] and not LIFECYCLES["nnapi"].has_page
     visit.open("features/nnapi/")

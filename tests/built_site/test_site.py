@@ -132,6 +132,21 @@ def test_a_setup_is_shown_folded_above_each_block_that_runs_it(built_site):
         assert section.index("<details") < section.index('class="atlas-check')
 
 
+def test_every_table_the_theme_styles_stands_in_a_box_of_its_own(built_site):
+    """The theme moves each table without a class into its scrolling box as a page loads; alone in a box of its own, the
+    table moves without the browser styling the whole text column again (macros/plugin/tables.py)."""
+    tables, unboxed = 0, []
+    for page in _html_pages(built_site):
+        html = page.read_text(encoding="utf-8")
+        found = html.count("<table>")
+        boxed = len(re.findall(r'<div class="atlas-table">\s*<table>.*?</table>\s*</div>', html, re.S))
+        tables += found
+        if boxed != found:
+            unboxed.append(f"{page.relative_to(built_site.files)}: {found - boxed} of {found}")
+    assert tables > 500, "the site's Markdown tables are found"
+    assert not unboxed
+
+
 def test_every_link_on_every_page_resolves(built_site):
     """An independent crawl of the built HTML: no broken internal link or anchor anywhere."""
     broken = []
