@@ -160,10 +160,19 @@ def benchmark_index(report: dict) -> float:
     return report["environment"]["benchmarkIndex"]
 
 
-def slowdown_for(mobile_reports: list[dict]) -> float:
-    """The CPU slowdown that makes this machine a phone of SLOW_INDEX: Lighthouse's mobile slowdown, scaled by the median
-    benchmark index of the mobile runs over SLOW_INDEX (how Lighthouse's own documentation calibrates the slowdown)."""
-    return MOBILE_SLOWDOWN * statistics.median(benchmark_index(report) for report in mobile_reports) / SLOW_INDEX
+def slower_phone_runs(url: str, runs: int, index: float) -> tuple[list[dict], float]:
+    """`runs` mobile audits of `url` as on a phone of SLOW_INDEX, and this machine's latest benchmark index.
+
+    Each run's CPU slowdown is Lighthouse's mobile one scaled by this machine's index over SLOW_INDEX (how Lighthouse's
+    documentation calibrates the slowdown), taking the index the run before measured (`index` for the first): the
+    machine's speed moves with its load, within minutes, so one slowdown for a whole pass would stand for faster and
+    slower phones by turns.
+    """
+    reports = []
+    for _ in range(runs):
+        reports.append(run_lighthouse(url, "mobile", MOBILE_SLOWDOWN * index / SLOW_INDEX))
+        index = benchmark_index(reports[-1])
+    return reports, index
 
 
 def emulated_index(report: dict) -> float:
@@ -285,14 +294,15 @@ def slow_table(reports: dict[str, dict], level: str) -> list[str]:
     each run stood for."""
     if not reports:
         return []
-    slowdowns = sorted({report["configSettings"]["throttling"]["cpuSlowdownMultiplier"] for report in reports.values()})
+    slowdowns = [report["configSettings"]["throttling"]["cpuSlowdownMultiplier"] for report in reports.values()]
+    stood_for = statistics.median(emulated_index(report) for report in reports.values())
     lines = [
         f"{level} Every release page on a slower phone",
         "",
-        f"Mobile, with a CPU slowdown of {', '.join(f'{s:.2f}' for s in slowdowns)}x instead of Lighthouse's "
-        f"{MOBILE_SLOWDOWN}x: this machine's benchmark index (the median of the mobile runs above) over {SLOW_INDEX}, times "
-        f"{MOBILE_SLOWDOWN}, so each page loads as on a phone of benchmark index {SLOW_INDEX}. The index a run stood for is the",
-        "one Lighthouse measured at its start, scaled the same way (the machine's own index moves from run to run).",
+        f"Mobile, with a CPU slowdown instead of Lighthouse's {MOBILE_SLOWDOWN}x that makes this machine a phone of benchmark "
+        f"index {SLOW_INDEX}: {MOBILE_SLOWDOWN}x times the machine's index, as the run before measured it, over {SLOW_INDEX} "
+        f"(here {min(slowdowns):.2f}x to {max(slowdowns):.2f}x, as the machine's speed moved). The index a run stood for is the one",
+        f"Lighthouse measured at its start, scaled the same way; the median over the pages is {stood_for:.0f}.",
         "",
         "| Page | Performance | Total blocking time | Benchmark index stood for |",
         "| --- | ---: | ---: | ---: |",
@@ -388,11 +398,12 @@ def audit(runs: int) -> dict[str, dict[str, dict]]:
                     report = median_run([run_lighthouse(base_url + path, form_factor) for _ in range(runs)])
                     results.setdefault(form_factor, {})[page] = report
                     print(f"{form_factor:8} {page:14} {scores(report)}", flush=True)
-            slowdown = slowdown_for(list(results["mobile"].values()))
+            index = statistics.median(benchmark_index(report) for report in results["mobile"].values())
             for page, path in release_pages(root / PREFIX.strip("/")).items():
-                report = median_run([run_lighthouse(base_url + path, "mobile", slowdown) for _ in range(runs)])
+                reports, index = slower_phone_runs(base_url + path, runs, index)
+                report = median_run(reports)
                 results.setdefault(SLOWER_PHONE, {})[page] = report
-                print(f"slower phone ({slowdown:.2f}x) {page:14} {scores(report)['performance']}", flush=True)
+                print(f"slower phone (index {emulated_index(report):.0f}) {page:14} {scores(report)['performance']}", flush=True)
     return results
 
 
