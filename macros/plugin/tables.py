@@ -22,14 +22,14 @@ class _BoxTables(Treeprocessor):
     """Wraps each table the theme styles (one without a class) in a `div` of its own."""
 
     def run(self, root: ElementTree.Element) -> None:
-        for parent in list(root.iter()):
-            for position, child in enumerate(list(parent)):
+        parents = [element for element in root.iter() if element.find("table") is not None]  # the search runs in C
+        for parent in parents:
+            for position, child in enumerate(parent):
                 if child.tag == "table" and "class" not in child.attrib:
                     box = ElementTree.Element("div", {"class": BOX_CLASS})
                     box.tail, child.tail = child.tail, None
-                    parent.remove(child)
+                    parent[position] = box
                     box.append(child)
-                    parent.insert(position, box)
 
 
 class BoxedTablesExtension(Extension):
