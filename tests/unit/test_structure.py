@@ -12,7 +12,7 @@ STAGES = (
     ("data", ("remembered", "yamlfile", "markup", "model", "schema", "texts", "glossary", "translations", "api_catalog", "builds_catalog", "loading")),
     ("views", ("urls", "slots", "indexes", "joins", "api_reference", "api_truth", "builds", "edition")),
     ("render", ("sanitize", "exports", "pages", "registry", "site")),
-    ("plugin", ("highlighting", "searching", "theme", "session", "page_macros", "preview", "hooks")),
+    ("plugin", ("highlighting", "tables", "searching", "theme", "session", "page_macros", "preview", "hooks")),
 )  # fmt: skip
 COMMANDS = ("check",)  # macros/check.py: `make check`, reading what the stages make
 GLUE_ONLY = ("mkdocs", "material", "pymdownx", "markdown")  # what only the plugin stage may import
