@@ -1,8 +1,9 @@
 """Each Markdown table in a box of its own (`<div class="atlas-table">`), written into the page.
 
 The theme puts every table without a class into its scrolling box when a page loads, moving the table. One of the
-theme's rules places the element after a table (`table:not([class]) + *`), so the browser recomputes the style of the
-whole text column whenever a table moves among its siblings: on the longest release page, 2,700 elements at start-up.
+theme's rules styles the element that follows a table (`table:not([class]) + *`), so the browser recomputes the style
+of the whole text column whenever a table moves among its siblings: on the longest release page, 2,700 elements at
+start-up.
 Moved inside a box of its own, the table has no siblings, and only the box is styled again. The theme still adds its
 scrolling box, inside this one, which has no style of its own.
 """
