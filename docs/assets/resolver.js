@@ -64,7 +64,9 @@
       return named.length > asked.length && asked.every(function (word) { return named.indexOf(word) >= 0; });
     });
     const same = family.length > 1 && family.every(function (gpu) { return gpu.compute_capability === family[0].compute_capability; });
-    return same ? { name: family.map(function (gpu) { return gpu.name; }).join(" / "), compute_capability: family[0].compute_capability } : null;
+    if (!same) { return null; }
+    const inferred = family.find(function (gpu) { return gpu.architecture; });  // one inferred figure makes the whole answer inferred
+    return { name: family.map(function (gpu) { return gpu.name; }).join(" / "), compute_capability: family[0].compute_capability, architecture: inferred && inferred.architecture };
   }
 
   // An AMD GPU's name as people write it, without the maker's and family's words: "AMD Radeon RX 7900 XTX",
@@ -126,8 +128,10 @@
     const capability = named ? named.compute_capability : value.replace(/^sm_?/i, "");
     const parts = /^(\d{1,2})\.(\d)$/.exec(capability) || /^(\d{1,2})(\d)$/.exec(capability);
     if (!parts) { return undefined; }
-    const values = { name: named ? named.name : "", capability: parts[1] + "." + parts[2] };
-    const label = named ? atlas.text("{name}, compute capability {capability}", values) : atlas.text("compute capability {capability}", values);
+    const values = { name: named ? named.name : "", capability: parts[1] + "." + parts[2], architecture: named && named.architecture };
+    const label = !named ? atlas.text("compute capability {capability}", values)
+      : named.architecture ? atlas.text("{name}, compute capability {capability} (inferred: NVIDIA lists it as a {architecture} GPU, and {architecture} as compute capability {capability})", values)
+        : atlas.text("{name}, compute capability {capability}", values);
     return { major: parseInt(parts[1], 10), minor: parseInt(parts[2], 10), arch: parseInt(parts[1] + parts[2], 10), label: label };
   }
 

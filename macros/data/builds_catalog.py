@@ -20,6 +20,7 @@ from macros.data.schema import schema_errors
 from macros.data.yamlfile import DataError, DataErrors, YamlDocument, parse_yaml, read_data_bytes
 
 MAX_JSON_BYTES = 2_000_000
+GPU_SOURCES = ("source", "architecture_source")  # what an NVIDIA GPU cites: where it is read, and for an inferred figure the architecture's
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,8 @@ class Gpu:
     name: str
     compute_capability: str
     source: str  # a source id of nvidia.yaml
+    architecture: str = ""  # when inferred: the architecture `source` names, whose figure `architecture_source` gives
+    architecture_source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,15 @@ class Builds:
     @property
     def gpus(self) -> tuple[Gpu, ...]:
         return tuple(Gpu(**gpu) for gpu in self.nvidia["gpus"])
+
+    @property
+    def inferred_gpus(self) -> dict[tuple[str, str, str, str], list[str]]:
+        """The GPUs whose compute capability is inferred, by (source, architecture, architecture's source, figure)."""
+        groups: dict[tuple[str, str, str, str], list[str]] = {}
+        for gpu in self.gpus:
+            if gpu.architecture:
+                groups.setdefault((gpu.source, gpu.architecture, gpu.architecture_source, gpu.compute_capability), []).append(gpu.name)
+        return groups
 
     def source(self, source_id: str) -> dict:
         return next(source for source in self.nvidia["sources"] if source["id"] == source_id)
@@ -130,7 +142,7 @@ def _nvidia_errors(document: YamlDocument, name: str) -> list[DataError]:
     nvidia = document.data
     cited = [(("drivers", "source"), nvidia["drivers"]["source"])]
     cited += [(("minor_version_compatibility", "source"), nvidia["minor_version_compatibility"]["source"])]
-    cited += [(("gpus", index, "source"), gpu["source"]) for index, gpu in enumerate(nvidia["gpus"])]
+    cited += [(("gpus", index, key), gpu[key]) for index, gpu in enumerate(nvidia["gpus"]) for key in GPU_SOURCES if key in gpu]
     return _unlisted_sources(document, name, cited)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import Version
 
-from macros.data.builds_catalog import Builds, python_key
+from macros.data.builds_catalog import Builds, Gpu, python_key
 from macros.data.model import Atlas, Release, Source
 from macros.views import urls
 
@@ -316,12 +316,18 @@ def compatibility_json(atlas: Atlas, builds: Builds, patches: dict[str, list[Pat
         "releases": releases,
         "drivers": nvidia["drivers"]["toolkits"],
         "minor_version_compatibility": nvidia["minor_version_compatibility"]["series"],
-        "gpus": [{"name": gpu.name, "compute_capability": gpu.compute_capability} for gpu in builds.gpus],
+        "gpus": [_gpu_facts(gpu) for gpu in builds.gpus],
         "amd_gpus": [{"name": gpu["name"], "gfx": gpu["gfx"]} for gpu in builds.amd["gpus"]],
         "intel": _intel_facts(builds.intel),
         "platforms": PLATFORM_NAMES,
     }
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _gpu_facts(gpu: Gpu) -> dict:
+    """An NVIDIA GPU's name and compute capability, and the architecture the figure is inferred from where it is inferred."""
+    inferred = {"architecture": gpu.architecture} if gpu.architecture else {}
+    return {"name": gpu.name, "compute_capability": gpu.compute_capability, **inferred}
 
 
 def _intel_facts(intel: dict) -> dict:

@@ -144,6 +144,23 @@ def test_a_gpu_is_understood_as_people_write_it(visit, typed, meant):
     assert meant + ", compute capability" in visit.page.inner_text(ANSWER)
 
 
+@pytest.mark.parametrize(
+    ("edition", "said"),
+    [
+        ("", "Quadro RTX 6000, compute capability 7.5 (inferred: NVIDIA lists it as a Turing GPU, and Turing as compute capability 7.5)"),
+        ("zh/", "计算能力为 7.5 的 Quadro RTX 6000（推断所得：NVIDIA 将它列为 Turing 架构的 GPU，并给出 Turing 架构的计算能力为 7.5）"),
+    ],
+)
+def test_a_gpu_whose_compute_capability_is_inferred_is_answered_and_says_so(visit, edition, said):
+    visit.open(f"{edition}will-it-run/?gpu=Quadro+RTX+6000&os=linux-x86_64&python=3.12")
+    visit.page.wait_for_selector(".atlas-resolver-summary")
+    assert said in visit.page.inner_text(ANSWER)
+    visit.open(f"{edition}will-it-run/?gpu=RTX+4090&os=linux-x86_64&python=3.12")
+    visit.page.wait_for_selector(".atlas-resolver-summary")
+    answer = visit.page.inner_text(ANSWER)
+    assert "GeForce RTX 4090" in answer and "Turing" not in answer
+
+
 def test_a_gpu_that_is_neither_listed_nor_a_compute_capability_is_asked_again(visit):
     visit.open("will-it-run/?gpu=my+laptop&os=linux-x86_64&python=3.11")
     visit.page.wait_for_selector(f"{ANSWER} p")

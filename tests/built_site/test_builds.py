@@ -37,6 +37,18 @@ def test_the_will_it_run_page_has_the_form_and_the_measured_table(built_site):
     assert newest["release"] == "2.15" and newest["versions"][0]["version"] == "2.15.0" and newest["page"] == "releases/2.15/"
 
 
+def test_an_inferred_compute_capability_is_marked_and_cites_both_of_its_sources(built_site):
+    page = (built_site.files / "will-it-run" / "index.html").read_text(encoding="utf-8")
+    bullet = page[page.index("<strong>Inferred figures</strong>") :].split("</li>")[0]
+    assert "Quadro RTX 6000" in bullet and "NVIDIA T1000" in bullet and "GeForce" not in bullet
+    assert 'href="https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/1.10.1/platform-support.html"' in bullet
+    assert 'href="https://docs.nvidia.com/deeplearning/tensorrt-rtx/latest/getting-started/support-matrix.html"' in bullet
+    document = json.loads((built_site.files / "api" / "compatibility.json").read_text(encoding="utf-8"))
+    gpus = {gpu["name"]: gpu for gpu in document["gpus"]}
+    assert gpus["Quadro RTX 6000"] == {"name": "Quadro RTX 6000", "compute_capability": "7.5", "architecture": "Turing"}
+    assert gpus["NVIDIA T4"] == {"name": "NVIDIA T4", "compute_capability": "7.5"}
+
+
 def _install_section(built_site, release: str) -> str:
     """The text of a release page's install commands, as a reader sees it."""
     page = (built_site.files / "releases" / release / "index.html").read_text(encoding="utf-8")

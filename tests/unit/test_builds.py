@@ -155,6 +155,16 @@ def test_the_real_build_data_loads(data_dir):
             "source 'nvidia-blog' is not one of",
         ),
         (
+            lambda d: _replace(d / "builds" / "nvidia.yaml", ", architecture_source: tensorrt-rtx-support-matrix}", "}", count=1),
+            re.compile(r"data/builds/nvidia.yaml:\d+: gpus\[\d+\]: .*architecture_source"),
+        ),
+        (
+            lambda d: _replace(
+                d / "builds" / "nvidia.yaml", "architecture_source: tensorrt-rtx-support-matrix}", "architecture_source: a-blog}", count=1
+            ),
+            re.compile(r"data/builds/nvidia.yaml:\d+: gpus\[\d+\].architecture_source: source 'a-blog' is not one of the listed sources"),
+        ),
+        (
             lambda d: (d / "builds" / "wheels" / "2.5.json").rename(d / "builds" / "wheels" / "2.4.json"),
             "release '2.5' differs from the file's name",
         ),
@@ -213,6 +223,8 @@ def test_the_real_build_data_loads(data_dir):
     ids=[
         "compute-capability-not-a-string",
         "unknown-source",
+        "inferred-gpu-without-the-architectures-source",
+        "inferred-gpu-cites-an-unlisted-source",
         "misnamed-wheel-file",
         "broken-json",
         "requirement-lines-not-a-list",
