@@ -29,14 +29,19 @@
   // "GeForce RTX 4090" and "rtx4090" are all "rtx4090".
   function plainName(text) { return text.toLowerCase().replace(/\b(nvidia|geforce|tesla|quadro)\b/g, "").replace(/[^a-z0-9]/g, ""); }
 
+  // What nvidia-smi and sellers add to a GPU's model that NVIDIA's tables leave out: the form factor, the memory, "Laptop
+  // GPU", "Generation" ("Tesla V100-SXM2-16GB" is the V100, "NVIDIA H100 80GB HBM3" the H100).
+  const NOT_THE_MODEL = /^(sxm\d*|pcie|nvl|hbm\d*e?|\d+gb|laptop|gpu|generation|mobile)$/;
+  function modelOnly(text) { return text.toLowerCase().split(/[^a-z0-9]+/).filter(function (word) { return word && !NOT_THE_MODEL.test(word); }).join(" "); }
+
   // The names a listed GPU answers to: its name, and the other name it gives in brackets ("NVIDIA GB10 (DGX Spark)").
   function namesOf(gpu) { return gpu.name.split(/[()]/).map(plainName).filter(Boolean); }
 
   // A series row ("GeForce RTX 30x0 series", NVIDIA's figure for every card of it) as the cards it stands for:
-  // "rtx3060", "3060" and "rtx3060ti" are of the RTX 30x0 series.
+  // "rtx3060", "3060" and "rtx3060ti" are of the RTX 30x0 series; "4000" is no card of the RTX 40x0 series.
   function seriesPattern(gpu) {
     const series = /^([a-z]*)(\d+)x0series$/.exec(plainName(gpu.name));
-    return series ? new RegExp("^(" + series[1] + ")?" + series[2] + "\\d0[a-z]*$") : null;
+    return series ? new RegExp("^(" + series[1] + ")?" + series[2] + "[1-9]0[a-z]*$") : null;
   }
 
   // Whether a plain `name` is the plain `wanted` model after family letters only: "rtx4090" is "4090" so, "rtx4090ti" is not.
@@ -46,7 +51,8 @@
 
   // The listed GPU a reader means: the one of that name; else the only one whose name is that model number after
   // family letters ("4090" is the RTX 4090, "1080" the GTX 1080, not the 1080 Ti); else the series the card is of.
-  function namedGpu(value, gpus) {
+  function namedGpu(typed, gpus) {
+    const value = modelOnly(typed);
     const wanted = plainName(value);
     if (!wanted) { return null; }
     const exact = gpus.find(function (gpu) { return namesOf(gpu).indexOf(wanted) >= 0; });
@@ -55,15 +61,15 @@
     if (ends.length === 1) { return ends[0]; }
     const series = gpus.filter(function (gpu) { const pattern = seriesPattern(gpu); return pattern && pattern.test(wanted); });
     if (series.length === 1) { return series[0]; }
-    // a family named by some of the words of several GPUs' names, all of one compute capability: "Jetson Orin" is
-    // each of the Jetson AGX Orin, Orin NX and Orin Nano
+    // a family named by some of the words of GPUs' names, all of one compute capability: "Jetson Orin" is each of the
+    // Jetson AGX Orin, Orin NX and Orin Nano, "RTX PRO 6000" the RTX PRO 6000 Blackwell
     const words = function (text) { return text.toLowerCase().replace(/\b(nvidia|geforce|tesla|quadro)\b/g, " ").split(/[^a-z0-9]+/).filter(Boolean); };
     const asked = words(value);
     const family = gpus.filter(function (gpu) {
       const named = words(gpu.name);
       return named.length > asked.length && asked.every(function (word) { return named.indexOf(word) >= 0; });
     });
-    const same = family.length > 1 && family.every(function (gpu) { return gpu.compute_capability === family[0].compute_capability; });
+    const same = family.length > 0 && family.every(function (gpu) { return gpu.compute_capability === family[0].compute_capability; });
     if (!same) { return null; }
     const inferred = family.find(function (gpu) { return gpu.architecture; });  // one inferred figure makes the whole answer inferred
     return { name: family.map(function (gpu) { return gpu.name; }).join(" / "), compute_capability: family[0].compute_capability, architecture: inferred && inferred.architecture };

@@ -136,6 +136,14 @@ def test_a_build_of_the_wheel_index_comes_with_its_command_and_the_builds_that_d
         ("RTX 3060 Ti", "GeForce RTX 30x0 series"),
         ("DGX Spark", "NVIDIA GB10 (DGX Spark)"),
         ("Jetson Orin", "Jetson AGX Orin / Jetson Orin NX / Jetson Orin Nano"),
+        # as nvidia-smi prints them, with form factor, memory or "Generation"
+        ("Tesla V100-SXM2-16GB", "NVIDIA V100"),
+        ("NVIDIA A100-SXM4-40GB", "NVIDIA A100"),
+        ("NVIDIA H100 80GB HBM3", "NVIDIA H100"),
+        ("NVIDIA RTX 6000 Ada Generation", "NVIDIA RTX 6000 Ada"),
+        ("NVIDIA GeForce RTX 3060 Laptop GPU", "GeForce RTX 30x0 series"),
+        ("RTX PRO 6000", "NVIDIA RTX PRO 6000 Blackwell"),
+        ("Quadro RTX 6000", "Quadro RTX 6000"),
     ],
 )
 def test_a_gpu_is_understood_as_people_write_it(visit, typed, meant):
@@ -161,8 +169,9 @@ def test_a_gpu_whose_compute_capability_is_inferred_is_answered_and_says_so(visi
     assert "GeForce RTX 4090" in answer and "Turing" not in answer
 
 
-def test_a_gpu_that_is_neither_listed_nor_a_compute_capability_is_asked_again(visit):
-    visit.open("will-it-run/?gpu=my+laptop&os=linux-x86_64&python=3.11")
+@pytest.mark.parametrize("typed", ["my laptop", "4000"])  # "4000" is no card of the RTX 40x0 series, and several names end in it
+def test_a_gpu_that_is_neither_listed_nor_a_compute_capability_is_asked_again(visit, typed):
+    visit.open("will-it-run/?" + urlencode({"gpu": typed, "os": "linux-x86_64", "python": "3.11"}))
     visit.page.wait_for_selector(f"{ANSWER} p")
     assert "compute capability" in visit.page.inner_text(ANSWER)
     assert not visit.page.locator(".atlas-resolver-releases").count()
