@@ -136,9 +136,11 @@
     if (!parts) { return undefined; }
     const values = { name: named ? named.name : "", capability: parts[1] + "." + parts[2], architecture: named && named.architecture };
     const label = !named ? atlas.text("compute capability {capability}", values)
-      : named.architecture ? atlas.text("{name}, compute capability {capability} (inferred: NVIDIA lists it as a {architecture} GPU, and {architecture} as compute capability {capability})", values)
+      : named.architecture ? atlas.text("{name}, compute capability {capability} (inferred)", values)
         : atlas.text("{name}, compute capability {capability}", values);
-    return { major: parseInt(parts[1], 10), minor: parseInt(parts[2], 10), arch: parseInt(parts[1] + parts[2], 10), label: label };
+    const inferred = named && named.architecture
+      ? atlas.text("NVIDIA lists the {name} as a {architecture} GPU, and {architecture} as compute capability {capability}: the figure is inferred from the two, as the page explains.", values) : "";
+    return { major: parseInt(parts[1], 10), minor: parseInt(parts[2], 10), arch: parseInt(parts[1] + parts[2], 10), label: label, inferred: inferred };
   }
 
   function smList(arches) { return arches.map(function (a) { return "sm_" + a; }).join(atlas.text(", ")); }
@@ -379,6 +381,7 @@
       summary.textContent = atlas.text("No build of any PyTorch release runs on this machine as described.");
     }
     box.append(summary);
+    if (ask.gpu && ask.gpu.inferred) { box.append(node("p", ask.gpu.inferred, { class: "atlas-resolver-inferred" })); }
     const list = node("ol", "", { class: "atlas-resolver-releases" });
     verdicts.forEach(function (v) {
       const item = node("li", "", { class: "atlas-resolver-" + (v.runs === true ? "runs" : v.runs === false ? "fails" : "unknown") });
