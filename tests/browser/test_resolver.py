@@ -213,6 +213,8 @@ def _answered(visit, machine: dict, newest: tuple[str, str], oldest: str, comman
         ("MI300X", "gfx942", "PyTorch 2.3 (2.3.1)"),
         ("gfx942", "gfx942", "PyTorch 2.3 (2.3.1)"),
         ("gfx1103", "gfx1103", "PyTorch 2.13 (2.13.0)"),  # added to the wheel builds weeks before the 2.13 branch cut
+        ("Radeon 780M", "gfx1103", "PyTorch 2.13 (2.13.0)"),  # a Ryzen APU's graphics, as AMD's specifications name it
+        ("Ryzen AI Max+ 395", "gfx1151", "PyTorch 2.10 (2.10.0)"),
     ],
 )
 def test_an_amd_gpu_is_answered_by_the_rocm_builds_compiled_for_its_target(visit, typed, target, oldest):
