@@ -155,8 +155,20 @@ def test_a_gpu_is_understood_as_people_write_it(visit, typed, meant):
 @pytest.mark.parametrize(
     ("edition", "said"),
     [
-        ("", ("Quadro RTX 6000, compute capability 7.5 (inferred)", "NVIDIA lists the Quadro RTX 6000 as a Turing GPU, and Turing as compute capability 7.5")),
-        ("zh/", ("计算能力为 7.5 的 Quadro RTX 6000（推断所得）", "NVIDIA 将 Quadro RTX 6000 列为 Turing 架构的 GPU，并给出 Turing 架构的计算能力为 7.5")),
+        (
+            "",
+            (
+                "Quadro RTX 6000, compute capability 7.5 (inferred)",
+                "NVIDIA lists the Quadro RTX 6000 as a Turing GPU, and Turing as compute capability 7.5",
+            ),
+        ),
+        (
+            "zh/",
+            (
+                "计算能力为 7.5 的 Quadro RTX 6000（推断所得）",
+                "NVIDIA 将 Quadro RTX 6000 列为 Turing 架构的 GPU，并给出 Turing 架构的计算能力为 7.5",
+            ),
+        ),
     ],
 )
 def test_a_gpu_whose_compute_capability_is_inferred_is_answered_and_says_so(visit, edition, said):
