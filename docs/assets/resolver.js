@@ -25,14 +25,14 @@
     return true;
   }
 
-  // A GPU's name as people write it, without the maker's and family's words, spaces or case: "RTX 4090",
-  // "GeForce RTX 4090" and "rtx4090" are all "rtx4090".
-  function plainName(text) { return text.toLowerCase().replace(/\b(nvidia|geforce|tesla|quadro)\b/g, "").replace(/[^a-z0-9]/g, ""); }
+  // The words of a GPU's name that name its model, in lower case: without the maker's and family's words, nor what
+  // nvidia-smi and sellers add that NVIDIA's tables leave out (the form factor, the memory, "Laptop GPU", "Generation"):
+  // "Tesla V100-SXM2-16GB" is ["v100"], "NVIDIA H100 80GB HBM3" ["h100"].
+  const NOT_THE_MODEL = /^(nvidia|geforce|tesla|quadro|sxm\d*|pcie|nvl|hbm\d*e?|\d+gb|laptop|gpu|generation|mobile)$/;
+  function modelWords(text) { return text.toLowerCase().split(/[^a-z0-9]+/).filter(function (word) { return word && !NOT_THE_MODEL.test(word); }); }
 
-  // What nvidia-smi and sellers add to a GPU's model that NVIDIA's tables leave out: the form factor, the memory, "Laptop
-  // GPU", "Generation" ("Tesla V100-SXM2-16GB" is the V100, "NVIDIA H100 80GB HBM3" the H100).
-  const NOT_THE_MODEL = /^(sxm\d*|pcie|nvl|hbm\d*e?|\d+gb|laptop|gpu|generation|mobile)$/;
-  function modelOnly(text) { return text.toLowerCase().split(/[^a-z0-9]+/).filter(function (word) { return word && !NOT_THE_MODEL.test(word); }).join(" "); }
+  // A GPU's name as people write it, without spaces or case: "RTX 4090", "GeForce RTX 4090" and "rtx4090" are all "rtx4090".
+  function plainName(text) { return modelWords(text).join(""); }
 
   // The names a listed GPU answers to: its name, and the other name it gives in brackets ("NVIDIA GB10 (DGX Spark)").
   function namesOf(gpu) { return gpu.name.split(/[()]/).map(plainName).filter(Boolean); }
@@ -51,8 +51,7 @@
 
   // The listed GPU a reader means: the one of that name; else the only one whose name is that model number after
   // family letters ("4090" is the RTX 4090, "1080" the GTX 1080, not the 1080 Ti); else the series the card is of.
-  function namedGpu(typed, gpus) {
-    const value = modelOnly(typed);
+  function namedGpu(value, gpus) {
     const wanted = plainName(value);
     if (!wanted) { return null; }
     const exact = gpus.find(function (gpu) { return namesOf(gpu).indexOf(wanted) >= 0; });
@@ -63,10 +62,9 @@
     if (series.length === 1) { return series[0]; }
     // a family named by some of the words of GPUs' names, all of one compute capability: "Jetson Orin" is each of the
     // Jetson AGX Orin, Orin NX and Orin Nano, "RTX PRO 6000" the RTX PRO 6000 Blackwell
-    const words = function (text) { return text.toLowerCase().replace(/\b(nvidia|geforce|tesla|quadro)\b/g, " ").split(/[^a-z0-9]+/).filter(Boolean); };
-    const asked = words(value);
+    const asked = modelWords(value);
     const family = gpus.filter(function (gpu) {
-      const named = words(gpu.name);
+      const named = modelWords(gpu.name);
       return named.length > asked.length && asked.every(function (word) { return named.indexOf(word) >= 0; });
     });
     const same = family.length > 0 && family.every(function (gpu) { return gpu.compute_capability === family[0].compute_capability; });
