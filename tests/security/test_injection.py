@@ -68,6 +68,8 @@ PAYLOAD_RESULT = '<script>alert(91)</script> {{ config }} --8<-- "mkdocs.yml"'
 PAYLOAD_COMMAND = 'pip install torch==2.0.0 "</code><script>alert(92)</script>" {{ config }}'  # an install command line
 PAYLOAD_GPU = '</option><script>alert(93)</script>" onfocus="alert(94)'  # an AMD GPU's name, an option of the list
 PAYLOAD_FAMILY = '"><img src=x onerror=alert(95)>'  # an Intel GPU family's code name, an option of the list too
+# an NVIDIA GPU whose figure is inferred: the Will it run page names it in Markdown prose, the resolver in a sentence
+PAYLOAD_INFERRED = "<img src=x onerror=alert(96)> [x](javascript:alert(97)) *em*"
 
 
 def _release(index: int) -> dict:
@@ -183,6 +185,7 @@ def _inject_builds_and_errors(data_dir: Path) -> None:
     shutil.copytree(REAL_DATA / "builds", data_dir / "builds")
     nvidia = yaml.safe_load((data_dir / "builds" / "nvidia.yaml").read_text(encoding="utf-8"))
     nvidia["gpus"][0]["name"] = PAYLOAD_RECORD_NAME
+    next(gpu for gpu in nvidia["gpus"] if gpu.get("architecture"))["name"] = PAYLOAD_INFERRED
     (data_dir / "builds" / "nvidia.yaml").write_text(yaml.safe_dump(nvidia, allow_unicode=True), encoding="utf-8")
     amd = yaml.safe_load((data_dir / "builds" / "amd.yaml").read_text(encoding="utf-8"))
     amd["gpus"][0]["name"] = PAYLOAD_GPU
@@ -351,8 +354,13 @@ def test_build_data_and_explained_errors_are_shown_as_text(injected_site):
         assert payload in html.unescape(re.sub(r"<[^>]+>", "", table[: table.index("</table>")])), anchor
     options = [e.attrs.get("value") for e in parse(site / "will-it-run" / "index.html").elements if e.tag == "option"]
     assert PAYLOAD_RECORD_NAME in options and PAYLOAD_GPU in options and PAYLOAD_FAMILY in options
+    page = (site / "will-it-run" / "index.html").read_text(encoding="utf-8")
+    inferred = page[page.index("<strong>Inferred figures</strong>") :].split("</li>")[0]
+    assert PAYLOAD_INFERRED in html.unescape(re.sub(r"<[^>]+>", "", inferred))  # shown as written: no image, link or emphasis
+    assert "<img" not in inferred and "<em>" not in inferred and inferred.count("<a ") == 2  # the two sources' links only
     compatibility = json.loads((site / "api" / "compatibility.json").read_text(encoding="utf-8"))
     assert compatibility["gpus"][0]["name"] == PAYLOAD_RECORD_NAME
+    assert PAYLOAD_INFERRED in [gpu["name"] for gpu in compatibility["gpus"] if gpu.get("architecture")]
     assert compatibility["amd_gpus"][0]["name"] == PAYLOAD_GPU
     assert compatibility["intel"]["gpus"][0]["name"] == PAYLOAD_GPU and compatibility["intel"]["families"][0]["codename"] == PAYLOAD_FAMILY
 
